@@ -1,0 +1,149 @@
+/**
+ * The event-store port: the only contract the rest of the system relies on for storing and reading events.
+ * Types only (plus one pure error class), so `domain/` stays free of I/O. Adapters live in
+ * `app-server/adapters/event-store/` (PostgreSQL/PGlite through kysely, and KurrentDB).
+ */
+
+/** Metadata carried by every event, whatever its type. */
+export interface EventMetadata {
+  /** Unique id of this event (UUID); re-appending the same id is a no-op. */
+  readonly eventId: string;
+  /** When the fact happened, ISO-8601 with offset, from the injected clock. */
+  readonly occurredAt: string;
+  /** The user (or 'system:<process>') who caused it; null when unknown. */
+  readonly actorId: string | null;
+  /** Ties together every event caused by one request or process run. */
+  readonly correlationId: string;
+  /** The event or command id that directly caused this one; null for a user's command. */
+  readonly causationId: string | null;
+  /** Version of this event type's data shape; older versions are upcast on read. */
+  readonly schemaVersion: number;
+}
+
+/** An event about to be appended. */
+export interface NewEvent<Type extends string = string, Data = unknown> {
+  readonly type: Type;
+  readonly data: Data;
+  readonly metadata: EventMetadata;
+}
+
+/**
+ * A position in the global log. `commit` orders transactions (PostgreSQL: the writing transaction's id; KurrentDB:
+ * the commit position), `prepare` orders events within one (PostgreSQL: the global sequence number). Positions
+ * compare lexicographically; a reader that has seen position p will never later see an event at or before p.
+ */
+export interface LogPosition {
+  readonly commit: number;
+  readonly prepare: number;
+}
+
+/** An event as stored, with where it sits in its stream and in the global log. */
+export interface RecordedEvent<Type extends string = string, Data = unknown> extends NewEvent<Type, Data> {
+  readonly streamId: string;
+  /** 0-based index of the event within its stream. */
+  readonly streamRevision: number;
+  readonly position: LogPosition;
+  /** A monotonically increasing number for display and read-your-writes (PostgreSQL: the sequence number). */
+  readonly globalPosition: number;
+  /** When the store recorded it (ISO-8601). */
+  readonly recordedAt: string;
+}
+
+/**
+ * What the writer believes about the stream: 'any' (no check), 'no_stream' (must not exist), 'stream_exists'
+ * (must exist), or the exact revision of the stream's last event.
+ */
+export type ExpectedVersion = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface AppendOptions<Tx = unknown> {
+  /** Defaults to 'any'. */
+  readonly expectedVersion?: ExpectedVersion;
+  /** Append inside a transaction the caller already holds (same database adapters only). */
+  readonly transaction?: Tx;
+}
+
+export interface AppendResult {
+  /** Revision of the stream's last event after the append: pass it as the next expectedVersion. */
+  readonly nextExpectedRevision: number;
+  /** Global position of the last appended event. */
+  readonly position: LogPosition;
+  readonly globalPosition: number;
+}
+
+export interface ReadStreamOptions {
+  readonly direction?: 'forwards' | 'backwards';
+  /** Revision to start from (inclusive); defaults to the start (forwards) or the end (backwards). */
+  readonly fromRevision?: number;
+  readonly maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Read events strictly after this position; from the beginning when absent. */
+  readonly after?: LogPosition | null;
+  readonly maxCount?: number;
+}
+
+/** Migrates an older event data shape to the next version; applied on every read path. */
+export interface Upcaster {
+  readonly eventType: string;
+  /** The schemaVersion this upcaster reads; it produces fromVersion + 1. */
+  readonly fromVersion: number;
+  upcast(data: unknown): unknown;
+}
+
+export interface SubscribeOptions<Tx = unknown> {
+  /** Durable checkpoint name: a restarted subscriber with the same name resumes where it committed. */
+  readonly checkpointName: string;
+  readonly batchSize?: number;
+  /**
+   * Applies one batch. Runs inside the transaction that also stores the new checkpoint, so effects written through
+   * `tx` are applied exactly once; throwing rolls back both and the batch is retried.
+   */
+  handle(events: readonly RecordedEvent[], tx: Tx): Promise<void>;
+  /** Called when a batch fails; the subscription backs off and retries from its last checkpoint. */
+  onError?(error: unknown): void;
+}
+
+export interface Subscription {
+  /** Stops after the batch in hand (if any) has committed or rolled back. */
+  stop(): Promise<void>;
+  /** Resolves once the subscriber has applied every event up to the head that existed when called. */
+  caughtUp(): Promise<void>;
+}
+
+export interface EventStore<Tx = unknown> {
+  /** Appends events atomically to one stream, checking the expected version. */
+  appendToStream(streamId: string, events: readonly NewEvent[], options?: AppendOptions<Tx>): Promise<AppendResult>;
+  /** Reads one stream; an absent stream reads as []. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Reads the global log forwards in commit order; never returns an event a still-open transaction may precede. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the newest event that readAll can return now; null for an empty log. */
+  headPosition(): Promise<LogPosition | null>;
+  /** Catches up from the named checkpoint, then follows live (woken by notifications, not by polling). */
+  subscribeToAll(options: SubscribeOptions<Tx>): Subscription;
+  /** Registers a wake-up called after any append commits (on this or another server); returns an unsubscribe. */
+  onAppended(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+/** The expected version did not hold: another writer got there first. Retry from a fresh read, or answer 409. */
+export class WrongExpectedVersionError extends Error {
+  readonly streamId: string;
+  readonly expected: ExpectedVersion;
+  /** The stream's actual last revision, or -1 when the stream does not exist. */
+  readonly actual: number;
+
+  constructor(streamId: string, expected: ExpectedVersion, actual: number) {
+    super(`Stream ${streamId}: expected version ${String(expected)} but it is at ${actual}`);
+    this.name = 'WrongExpectedVersionError';
+    this.streamId = streamId;
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+/** Orders two log positions: negative when a is before b. */
+export function comparePositions(a: LogPosition, b: LogPosition): number {
+  return a.commit === b.commit ? a.prepare - b.prepare : a.commit - b.commit;
+}

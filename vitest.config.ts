@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['domain/**/*.test.ts', 'projections/**/*.test.ts', 'app-server/**/*.test.ts', 'tests/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'tests/e2e/**'],
+    reporters: ['default', './tests/support/pass-fail-reporter.ts'],
+    // PGlite takes seconds to start and the machine has 2 cores: keep files parallel, tests within a file serial.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
