@@ -1,7 +1,15 @@
 import type { Migration } from 'kysely/migration';
+import { eventStoreMigrations } from '../../adapters/event-store/postgres/migrations.ts';
+import { authMigrations } from '../../auth/migrations.ts';
+import { projectionRunnerMigrations } from '../../../projections/runner/migrations.ts';
 
 /**
  * Every schema migration, by name. Kysely runs them in name order; names start with a date and a module so
- * that modules written in parallel never collide. Each module exports its own record and is spread in here.
+ * that modules written in parallel never collide (e.g. `2026-11-22-01-event-store-tables`). Each module owns
+ * its record.
  */
-export const migrations: Record<string, Migration> = {};
+export const migrations: Record<string, Migration> = {
+  ...eventStoreMigrations,
+  ...projectionRunnerMigrations,
+  ...authMigrations,
+};

@@ -1,0 +1,4 @@
+import type { Migration } from 'kysely/migration';
+
+/** Schema owned by this module; registered in app-server/db/migrations/index.ts. */
+export const eventStoreMigrations: Record<string, Migration> = {};
