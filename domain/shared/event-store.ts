@@ -77,10 +77,15 @@ export interface ReadStreamOptions {
   readonly maxCount?: number;
 }
 
-export interface ReadAllOptions {
+export interface ReadAllOptions<Tx = unknown> {
   /** Read events strictly after this position; from the beginning when absent. */
   readonly after?: LogPosition | null;
   readonly maxCount?: number;
+  /**
+   * Read inside a transaction the caller holds (same-database adapters): a projection rebuild does its final
+   * catch-up and table swap in one transaction, and on PGlite (one session) a second connection would wait forever.
+   */
+  readonly transaction?: Tx;
 }
 
 /** Migrates an older event data shape to the next version; applied on every read path. */
@@ -117,7 +122,7 @@ export interface EventStore<Tx = unknown> {
   /** Reads one stream; an absent stream reads as []. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Reads the global log forwards in commit order; never returns an event a still-open transaction may precede. */
-  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions<Tx>): Promise<RecordedEvent[]>;
   /** Position of the newest event that readAll can return now; null for an empty log. */
   headPosition(): Promise<LogPosition | null>;
   /** Catches up from the named checkpoint, then follows live (woken by notifications, not by polling). */
