@@ -1,0 +1,37 @@
+/** Create a group; the server supplies the id, an unguessable 8-character invite code and its expiry. */
+export interface CreateGroup {
+  readonly type: 'CreateGroup';
+  readonly groupId: string;
+  readonly name: string;
+  readonly ownerId: string;
+  readonly inviteCode: string;
+  readonly inviteExpiresAt: string;
+  readonly now: string;
+}
+
+/** Join with an invite code as the user typed it (trimmed and uppercased here). */
+export interface JoinGroup {
+  readonly type: 'JoinGroup';
+  readonly userId: string;
+  readonly inviteCode: string;
+  readonly now: string;
+}
+
+/** Leave a group; refused for the owner. */
+export interface LeaveGroup {
+  readonly type: 'LeaveGroup';
+  readonly userId: string;
+  readonly now: string;
+}
+
+/** Replace the invite code (owner only); the server supplies the new code and expiry. */
+export interface RotateInviteCode {
+  readonly type: 'RotateInviteCode';
+  readonly actorId: string;
+  readonly inviteCode: string;
+  readonly inviteExpiresAt: string;
+  readonly now: string;
+}
+
+/** Every command a group accepts. */
+export type GroupCommand = CreateGroup | JoinGroup | LeaveGroup | RotateInviteCode;
