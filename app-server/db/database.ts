@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -74,7 +75,7 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
-  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  const releaseLock = dataDir === 'memory' ? () => {} : lockDataDir(dataDir);
   const pglite = new PGlite(dataDir === 'memory' ? undefined : dataDir, { parsers });
   await pglite.waitReady;
   const db = new Kysely<object>({ dialect: new PGliteDialect({ pglite }) });
@@ -87,8 +88,44 @@ async function openPglite(dataDir: string): Promise<Database> {
     },
     async close() {
       await db.destroy();
+      releaseLock();
     },
   };
+}
+
+/**
+ * PGlite is an in-process database: two processes opening the same directory would corrupt it. A pid file makes
+ * the second one stop with a clear message instead.
+ */
+function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockFile = join(dataDir, 'stridestake.pid');
+  const holder = readPid(lockFile);
+  if (holder !== null && holder !== process.pid && isAlive(holder)) {
+    throw new Error(
+      `The embedded database in ${dataDir} is in use by process ${holder}. Stop it first, or set DATABASE_URL to share a PostgreSQL server.`,
+    );
+  }
+  writeFileSync(lockFile, String(process.pid));
+  return () => rmSync(lockFile, { force: true });
+}
+
+function readPid(file: string): number | null {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function quoteIdentifier(name: string): string {

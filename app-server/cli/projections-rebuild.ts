@@ -1,0 +1,37 @@
+import { loadConfig } from '../config.ts';
+import { createRuntime } from '../runtime.ts';
+
+/**
+ * `npm run projections:rebuild -- <name> | --all`: rebuilds read models from the event log beside the live copies
+ * and swaps them in. On PostgreSQL it is safe while the API runs; the embedded PGlite database can only be opened
+ * by one process, so stop `npm start` first.
+ */
+async function main(args: string[]): Promise<number> {
+  const names = args.filter((a) => !a.startsWith('--'));
+  const all = args.includes('--all');
+  if (!all && names.length === 0) {
+    process.stderr.write('Usage: npm run projections:rebuild -- <name> [<name> …] | --all\n');
+    return 2;
+  }
+  const runtime = await createRuntime({ ...loadConfig(), LOG_LEVEL: 'warn' });
+  try {
+    const known = runtime.projections.names;
+    const unknown = names.filter((n) => !known.includes(n));
+    if (unknown.length > 0) {
+      process.stderr.write(`Unknown projection(s): ${unknown.join(', ')}. Known: ${known.join(', ')}\n`);
+      return 2;
+    }
+    for (const name of all ? known : names) {
+      const result = await runtime.projections.rebuild(name);
+      const rate = result.seconds > 0 ? Math.round(result.eventsApplied / result.seconds) : result.eventsApplied;
+      process.stdout.write(
+        `rebuilt ${name}: ${result.eventsApplied} events in ${result.seconds.toFixed(2)} s (${rate} events/s), generation ${result.generation}\n`,
+      );
+    }
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

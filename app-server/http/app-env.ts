@@ -1,0 +1,13 @@
+import type { RequestIdVariables } from 'hono/request-id';
+
+/** Per-request values set by middleware: the request id, and the signed-in user once the auth guard ran. */
+export type AppEnv = {
+  Variables: RequestIdVariables & {
+    /** Set by the auth guard on protected routes. */
+    userId: string;
+    /** Authenticator assurance level of the session (aal1 or aal2). */
+    aal: 'aal1' | 'aal2';
+    /** The session the access token belongs to. */
+    sessionId: string;
+  };
+};

@@ -1,0 +1,46 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import type { Logger } from 'pino';
+import type { ProjectionRunner } from '../../projections/runner/projection-runner.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { AppEnv } from './app-env.ts';
+import { HttpError } from './errors.ts';
+import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
+import { requestLogger } from './middleware/request-logger.ts';
+import { healthRoutes } from './routes/health.ts';
+
+/** Everything the HTTP layer needs, wired by the composition root (runtime.ts). */
+export interface AppDeps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly database: Database;
+  readonly projections: ProjectionRunner;
+  readonly reportError?: (error: unknown) => void;
+}
+
+/** Builds the API: shared middleware, then one sub-app per resource. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use(requestId());
+  app.use(requestLogger(deps.logger));
+  app.use(
+    bodyLimit({
+      maxSize: 2 * 1024 * 1024,
+      onError: () => {
+        throw new HttpError(413, 'Request body too large');
+      },
+    }),
+  );
+  app.onError(
+    errorHandler({ logger: deps.logger, ...(deps.reportError ? { report: (e) => deps.reportError?.(e) } : {}) }),
+  );
+  app.notFound(notFoundHandler);
+  return app.route('/', healthRoutes(deps));
+}
+
+/** The API's type, for a typed client (`hc<AppType>`) in the web app. */
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,51 @@
+import { serve } from '@hono/node-server';
+import { ConfigError, loadConfig } from './config.ts';
+import { createRuntime } from './runtime.ts';
+
+/** Starts the API: configuration, database and migrations, workers, HTTP; stops gracefully on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const runtime = await createRuntime(config);
+  const { logger } = runtime;
+  if (config.RUN_WORKERS) await runtime.startWorkers();
+
+  const server = serve({ fetch: runtime.app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+    logger.info(
+      { port: info.port, database: runtime.database.kind, workers: config.RUN_WORKERS },
+      `StrideStake API listening on http://localhost:${info.port}`,
+    );
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // Stop taking connections, let in-flight requests finish, then stop workers and close the database.
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close(async () => {
+      await runtime.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,76 @@
+import type { Transaction } from 'kysely';
+import type { Logger } from 'pino';
+import type { EventStore } from '../domain/shared/event-store.ts';
+import { allProjectors } from '../projections/registry.ts';
+import { ProjectionRunner } from '../projections/runner/projection-runner.ts';
+import { createPostgresEventStore } from './adapters/event-store/postgres/postgres-event-store.ts';
+import { type Clock, systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import { type Database, openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { type AppType, createApp } from './http/app.ts';
+import { createLogger } from './logger.ts';
+
+/** A wired server: every adapter chosen from the configuration, ready to serve and to run workers. */
+export interface Runtime {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly database: Database;
+  readonly store: EventStore<Transaction<object>>;
+  readonly projections: ProjectionRunner;
+  readonly app: AppType;
+  /** Starts projections and process managers (when RUN_WORKERS). */
+  startWorkers(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOverrides {
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  /** An already-open database (tests share one PGlite per file). */
+  readonly database?: Database;
+}
+
+/**
+ * The composition root: the only place that picks adapters. PGlite under DATA_DIR unless DATABASE_URL is set;
+ * migrations run before anything reads.
+ */
+export async function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
+  const logger = overrides.logger ?? createLogger(config);
+  const clock = overrides.clock ?? systemClock;
+  const database =
+    overrides.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  await migrateToLatest(database.db);
+  const store = createPostgresEventStore(database);
+  const projections = new ProjectionRunner({
+    db: database.db,
+    store,
+    projectors: allProjectors,
+    now: () => clock.now(),
+    logger: { info: (f, m) => logger.info(f, m), error: (f, m) => logger.error(f, m) },
+  });
+  await projections.prepare();
+  const app = createApp({ config, logger, clock, database, projections });
+
+  let closed = false;
+  return {
+    config,
+    logger,
+    clock,
+    database,
+    store,
+    projections,
+    app,
+    async startWorkers() {
+      await projections.start();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await projections.stop();
+      await store.close();
+      if (!overrides.database) await database.close();
+    },
+  };
+}
