@@ -1,0 +1,47 @@
+/** An amount of money in integer cents (USD). Never a float of dollars. */
+export type Cents = number;
+
+/** The stake choices of §9, in cents: free, $5, $10, $20, $50, $100. */
+export const STAKE_OPTIONS_CENTS = [0, 500, 1000, 2000, 5000, 10000] as const;
+
+/** One of the allowed stakes. */
+export type StakeOptionCents = (typeof STAKE_OPTIONS_CENTS)[number];
+
+/** The charity's share of a captured stake when a charity was chosen (§1, §9). */
+export const CHARITY_SHARE_PERCENT = 80;
+
+/** Whether a number is a whole, non-negative amount of cents. */
+export function isCents(value: number): value is Cents {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+
+/** Whether an amount is one of the stake options. */
+export function isStakeOption(value: number): value is StakeOptionCents {
+  return (STAKE_OPTIONS_CENTS as readonly number[]).includes(value);
+}
+
+/** How a captured stake is divided. `donationCents + feeCents` always equals what was captured. */
+export interface CaptureSplit {
+  readonly donationCents: Cents;
+  readonly feeCents: Cents;
+}
+
+/**
+ * Splits a captured stake: 80% to the charity rounded down to a whole cent and the remainder as the service fee,
+ * or all of it as fee without a charity. Rounding down favours neither side by more than a cent and keeps the sum
+ * exact, so the ledger always balances.
+ */
+export function splitCapture(capturedCents: Cents, hasCharity: boolean): CaptureSplit {
+  if (!isCents(capturedCents)) throw new RangeError(`Not an amount of cents: ${capturedCents}`);
+  const donationCents = hasCharity ? Math.floor((capturedCents * CHARITY_SHARE_PERCENT) / 100) : 0;
+  return { donationCents, feeCents: capturedCents - donationCents };
+}
+
+/** Formats cents as dollars: 500 → '$5', 1050 → '$10.50', 123456 → '$1,234.56'. Whole dollars drop the cents. */
+export function formatDollars(cents: Cents): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
+  const rest = abs % 100;
+  return rest === 0 ? `${sign}$${dollars}` : `${sign}$${dollars}.${String(rest).padStart(2, '0')}`;
+}
