@@ -1,0 +1,142 @@
+import fc from 'fast-check';
+import { isRight } from 'fp-ts/Either';
+import { Temporal } from 'temporal-polyfill';
+import { describe, expect, it } from 'vitest';
+import { given } from '../gamification/testing.ts';
+import { foldEvents } from '../shared/decider.ts';
+import type { SurgeCommand } from './commands.ts';
+import { surgeDecider } from './decide.ts';
+import type { SurgeEvent } from './events.ts';
+import { activeSurgeAt, secondsUntilEnd, surgeStatusAt, upcomingSurges, xpMultiplierAt } from './state.ts';
+
+const now = '2025-03-03T10:00:00Z';
+const schedule = (surgeId: string, startsAt: string, endsAt: string, xpMultiplier = 2) =>
+  ({ type: 'ScheduleSurge', surgeId, xpMultiplier, startsAt, endsAt, now }) as const;
+const scheduled = (surgeId: string, startsAt: string, endsAt: string, xpMultiplier = 2): SurgeEvent => ({
+  type: 'SurgeScheduled',
+  data: { surgeId, xpMultiplier, startsAt, endsAt, scheduledAt: now },
+});
+const noon = scheduled('s1', '2025-03-03T12:00:00Z', '2025-03-03T14:00:00Z');
+
+describe('ScheduleSurge', () => {
+  it('schedules a surge', () => {
+    given(surgeDecider)
+      .when(schedule('s1', '2025-03-03T12:00:00Z', '2025-03-03T14:00:00Z'))
+      .then([noon]);
+  });
+  it('accepts a multiplier of 1.5 and of exactly 5, and a surge starting now', () => {
+    given(surgeDecider)
+      .when(schedule('s1', now, '2025-03-03T14:00:00Z', 5))
+      .then([scheduled('s1', now, '2025-03-03T14:00:00Z', 5)]);
+    given(surgeDecider)
+      .when(schedule('s1', now, '2025-03-03T14:00:00Z', 1.5))
+      .then([scheduled('s1', now, '2025-03-03T14:00:00Z', 1.5)]);
+  });
+  it('refuses a multiplier of 1 or less, or not a number', () => {
+    for (const m of [1, 0.5, -2, Number.NaN]) {
+      given(surgeDecider)
+        .when(schedule('s1', now, '2025-03-03T14:00:00Z', m))
+        .thenRejects('multiplier_too_low', 'Surge multiplier must be greater than 1');
+    }
+  });
+  it('refuses a multiplier above 5', () => {
+    given(surgeDecider)
+      .when(schedule('s1', now, '2025-03-03T14:00:00Z', 5.5))
+      .thenRejects('multiplier_too_high', 'Surge multiplier must be at most 5');
+  });
+  it('refuses an end at or before the start', () => {
+    given(surgeDecider)
+      .when(schedule('s1', '2025-03-03T14:00:00Z', '2025-03-03T14:00:00Z'))
+      .thenRejects('surge_ends_before_start', 'Surge must end after it starts');
+  });
+  it('refuses a start in the past', () => {
+    given(surgeDecider)
+      .when(schedule('s1', '2025-03-03T09:00:00Z', '2025-03-03T14:00:00Z'))
+      .thenRejects('surge_starts_in_past', 'Surge cannot start in the past');
+  });
+  it('refuses a duplicate id', () => {
+    given(surgeDecider, [noon])
+      .when(schedule('s1', '2025-03-04T12:00:00Z', '2025-03-04T14:00:00Z'))
+      .thenRejects('surge_exists', 'Surge already exists');
+  });
+  it('refuses an overlapping surge, comparing instants across offsets', () => {
+    given(surgeDecider, [noon])
+      .when(schedule('s2', '2025-03-03T13:59:00Z', '2025-03-03T18:00:00Z'))
+      .thenRejects('surge_overlaps', 'Surge overlaps another surge');
+    given(surgeDecider, [noon])
+      .when(schedule('s2', '2025-03-03T15:00:00+02:00', '2025-03-03T15:30:00+02:00'))
+      .thenRejects('surge_overlaps', 'Surge overlaps another surge');
+  });
+  it('accepts a surge that starts exactly when another ends, or overlaps a canceled one', () => {
+    given(surgeDecider, [noon])
+      .when(schedule('s2', '2025-03-03T14:00:00Z', '2025-03-03T15:00:00Z'))
+      .then([scheduled('s2', '2025-03-03T14:00:00Z', '2025-03-03T15:00:00Z')]);
+    const canceled: SurgeEvent = { type: 'SurgeCanceled', data: { surgeId: 's1', canceledAt: now } };
+    given(surgeDecider, [noon, canceled])
+      .when(schedule('s2', '2025-03-03T12:30:00Z', '2025-03-03T13:00:00Z'))
+      .then([scheduled('s2', '2025-03-03T12:30:00Z', '2025-03-03T13:00:00Z')]);
+  });
+});
+
+describe('CancelSurge', () => {
+  const cancel = (at: string, surgeId = 's1') => ({ type: 'CancelSurge', surgeId, now: at }) as const;
+  it('cancels a scheduled surge', () => {
+    given(surgeDecider, [noon])
+      .when(cancel(now))
+      .then([{ type: 'SurgeCanceled', data: { surgeId: 's1', canceledAt: now } }]);
+  });
+  it('refuses an active, ended, canceled or unknown surge', () => {
+    given(surgeDecider, [noon])
+      .when(cancel('2025-03-03T12:00:00Z'))
+      .thenRejects('surge_active', 'An active surge cannot be canceled');
+    given(surgeDecider, [noon])
+      .when(cancel('2025-03-03T14:00:00Z'))
+      .thenRejects('surge_ended', 'Surge has already ended');
+    const canceled: SurgeEvent = { type: 'SurgeCanceled', data: { surgeId: 's1', canceledAt: now } };
+    given(surgeDecider, [noon, canceled]).when(cancel(now)).thenRejects('surge_canceled', 'Surge is already canceled');
+    given(surgeDecider, [noon]).when(cancel(now, 's9')).thenRejects('surge_not_found', 'Surge not found');
+  });
+});
+
+describe('surge status from time', () => {
+  const surges = foldEvents(surgeDecider, [noon]).surges;
+  const s1 = surges.get('s1')!;
+  it('is scheduled, then active on [start, end), then ended', () => {
+    expect(surgeStatusAt(s1, '2025-03-03T11:59:59Z')).toBe('scheduled');
+    expect(surgeStatusAt(s1, '2025-03-03T12:00:00Z')).toBe('active');
+    expect(surgeStatusAt(s1, '2025-03-03T13:59:59.999Z')).toBe('active');
+    expect(surgeStatusAt(s1, '2025-03-03T14:00:00Z')).toBe('ended');
+  });
+  it('gives the multiplier in force and the countdown', () => {
+    expect(xpMultiplierAt(surges.values(), '2025-03-03T13:00:00Z')).toBe(2);
+    expect(xpMultiplierAt(surges.values(), '2025-03-03T15:00:00Z')).toBe(1);
+    expect(activeSurgeAt(surges.values(), now)).toBeNull();
+    expect(upcomingSurges(surges.values(), now)).toEqual([s1]);
+    expect(secondsUntilEnd(s1, '2025-03-03T13:59:00Z')).toBe(60);
+    expect(secondsUntilEnd(s1, '2025-03-03T15:00:00Z')).toBe(0);
+  });
+  it('never holds two overlapping live surges, whatever is scheduled', () => {
+    const base = Temporal.Instant.from(now);
+    const command: fc.Arbitrary<SurgeCommand> = fc.oneof(
+      fc
+        .record({ id: fc.constantFrom('a', 'b', 'c', 'd'), start: fc.nat(48), len: fc.integer({ min: 1, max: 12 }) })
+        .map(
+          ({ id, start, len }): SurgeCommand =>
+            schedule(id, base.add({ hours: start }).toString(), base.add({ hours: start + len }).toString()),
+        ),
+      fc.constantFrom('a', 'b', 'c', 'd').map((id): SurgeCommand => ({ type: 'CancelSurge', surgeId: id, now })),
+    );
+    fc.assert(
+      fc.property(fc.array(command, { maxLength: 20 }), fc.nat(60), (commands, probe) => {
+        let state = surgeDecider.initialState;
+        for (const c of commands) {
+          const r = surgeDecider.decide(c, state);
+          if (isRight(r)) state = r.right.reduce(surgeDecider.evolve, state);
+        }
+        const at = base.add({ hours: probe }).toString();
+        const active = [...state.surges.values()].filter((s) => surgeStatusAt(s, at) === 'active');
+        expect(active.length).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+});

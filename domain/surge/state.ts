@@ -1,0 +1,57 @@
+import { Temporal } from 'temporal-polyfill';
+import { compareInstants } from '../gamification/time.ts';
+
+/** One surge as scheduled; `canceledAt` is set once it was called off. */
+export interface Surge {
+  readonly surgeId: string;
+  readonly xpMultiplier: number;
+  readonly startsAt: string;
+  readonly endsAt: string;
+  readonly canceledAt: string | null;
+}
+
+/** Where a surge stands at a given instant: the status is derived from time, never stored. */
+export type SurgeStatus = 'scheduled' | 'active' | 'ended' | 'canceled';
+
+/**
+ * All surges, in one stream (`surge-schedule`). One stream rather than `surge-<id>` because "no two surges overlap"
+ * is an invariant across surges: only a single consistency boundary can enforce it without a race.
+ */
+export interface SurgeScheduleState {
+  readonly surges: ReadonlyMap<string, Surge>;
+}
+
+/** The schedule before any surge. */
+export const initialSurgeScheduleState: SurgeScheduleState = { surges: new Map() };
+
+/** The status of a surge at `now`: active on [startsAt, endsAt), ended from endsAt on. */
+export function surgeStatusAt(surge: Surge, now: string): SurgeStatus {
+  if (surge.canceledAt !== null) return 'canceled';
+  if (compareInstants(now, surge.startsAt) < 0) return 'scheduled';
+  if (compareInstants(now, surge.endsAt) < 0) return 'active';
+  return 'ended';
+}
+
+/** The surge active at `at`, if any (at most one, since surges never overlap). */
+export function activeSurgeAt(surges: Iterable<Surge>, at: string): Surge | null {
+  for (const surge of surges) if (surgeStatusAt(surge, at) === 'active') return surge;
+  return null;
+}
+
+/** The XP multiplier in force at `at`: the active surge's, else 1. */
+export function xpMultiplierAt(surges: Iterable<Surge>, at: string): number {
+  return activeSurgeAt(surges, at)?.xpMultiplier ?? 1;
+}
+
+/** Surges not yet started and not canceled, soonest first (GET /surge/upcoming). */
+export function upcomingSurges(surges: Iterable<Surge>, now: string): readonly Surge[] {
+  return [...surges]
+    .filter((s) => surgeStatusAt(s, now) === 'scheduled')
+    .sort((a, b) => compareInstants(a.startsAt, b.startsAt));
+}
+
+/** Whole seconds until a surge ends, never negative; the banner shows 'Expired' at 0 (§4). */
+export function secondsUntilEnd(surge: Surge, now: string): number {
+  const ms = Temporal.Instant.from(surge.endsAt).epochMilliseconds - Temporal.Instant.from(now).epochMilliseconds;
+  return Math.max(0, Math.floor(ms / 1000));
+}
