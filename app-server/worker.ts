@@ -1,0 +1,35 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { createRuntime } from './runtime.ts';
+
+/**
+ * The worker process of a scaled-out deployment: projections and process managers, no HTTP. API replicas run with
+ * RUN_WORKERS=false and stay stateless. Several workers may run: each projection batch locks its checkpoint row,
+ * so a batch is applied once whichever worker takes it.
+ */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const runtime = await createRuntime(config);
+  await runtime.startWorkers();
+  runtime.logger.info({ database: runtime.database.kind }, 'StrideStake worker running');
+  const shutdown = async (signal: string) => {
+    runtime.logger.info({ signal }, 'worker shutting down');
+    await runtime.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Worker start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
