@@ -1,4 +1,51 @@
+import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { appendFunctionSql } from './append-function.ts';
 
 /** Schema owned by this module; registered in app-server/db/migrations/index.ts. */
-export const eventStoreMigrations: Record<string, Migration> = {};
+export const eventStoreMigrations: Record<string, Migration> = {
+  '2026-11-22-01-event-store-tables': {
+    async up(db: Kysely<unknown>) {
+      // One row per stream: the row lock serialises writers of one stream and holds the revision to check.
+      await db.schema
+        .createTable('es_streams')
+        .addColumn('stream_id', 'text', (c) => c.primaryKey())
+        .addColumn('revision', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('es_events')
+        .addColumn('global_position', 'bigserial', (c) => c.primaryKey())
+        // The writing transaction's id orders the global log: a reader only passes ids below the oldest open
+        // transaction, so a transaction that commits late with a lower sequence number is never skipped.
+        .addColumn('tx_id', 'bigint', (c) => c.notNull().defaultTo(sql`(pg_current_xact_id()::text::bigint)`))
+        .addColumn('stream_id', 'text', (c) => c.notNull())
+        .addColumn('stream_revision', 'bigint', (c) => c.notNull())
+        .addColumn('event_id', 'uuid', (c) => c.notNull().unique())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('data', 'jsonb', (c) => c.notNull())
+        .addColumn('metadata', 'jsonb', (c) => c.notNull())
+        .addColumn('recorded_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addUniqueConstraint('es_events_stream_revision_key', ['stream_id', 'stream_revision'])
+        .execute();
+      await db.schema
+        .createIndex('es_events_log_order')
+        .on('es_events')
+        .columns(['tx_id', 'global_position'])
+        .execute();
+      await db.schema
+        .createTable('es_checkpoints')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('commit_position', 'bigint', (c) => c.notNull())
+        .addColumn('prepare_position', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await sql.raw(appendFunctionSql).execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop function if exists es_append(text, text, jsonb, text)`.execute(db);
+      await db.schema.dropTable('es_checkpoints').ifExists().execute();
+      await db.schema.dropTable('es_events').ifExists().execute();
+      await db.schema.dropTable('es_streams').ifExists().execute();
+    },
+  },
+};

@@ -1,0 +1,81 @@
+import type { Transaction } from 'kysely';
+import type { EventStore, Upcaster } from '../../../../domain/shared/event-store.ts';
+import type { Database } from '../../../db/database.ts';
+import { createUpcast } from '../upcasting.ts';
+import { appendEvents } from './append-events.ts';
+import { CommitNotifier } from './commit-notifier.ts';
+import { readAllRows, readHeadPosition, readStreamRows } from './read-events.ts';
+import { startSubscription } from './subscription.ts';
+import { WakeSignal } from './wake-signal.ts';
+
+/** The transaction type of the PostgreSQL store: callers append in it, subscription handlers write through it. */
+export type PostgresEventStoreTx = Transaction<object>;
+
+export interface PostgresEventStoreOptions {
+  readonly upcasters?: readonly Upcaster[];
+  /** LISTEN/NOTIFY channel that wakes subscribers; defaults to 'es_appended'. */
+  readonly notifyChannel?: string;
+  /** Longest a caught-up subscriber sleeps without a notification (a safety net, not a poll); default 5 s. */
+  readonly wakeTimeoutMs?: number;
+  /**
+   * Where NOTIFY is sent for appends outside a caller's transaction: 'after-commit' (default on PostgreSQL; see
+   * CommitNotifier for why) or 'in-transaction' (inside es_append; default on PGlite, which is one session).
+   */
+  readonly notifyMode?: 'after-commit' | 'in-transaction';
+}
+
+/**
+ * An event store on PostgreSQL or PGlite, written once with kysely. Needs the event-store migrations applied.
+ *
+ * @example
+ * const store = createPostgresEventStore(await openDatabase({ dataDir: 'memory' }));
+ * await store.appendToStream('goal-1', [event], { expectedVersion: 'no_stream' });
+ */
+export function createPostgresEventStore(
+  database: Database,
+  options: PostgresEventStoreOptions = {},
+): EventStore<PostgresEventStoreTx> {
+  const { db } = database;
+  const channel = options.notifyChannel ?? 'es_appended';
+  const upcast = createUpcast(options.upcasters);
+  const wake = new WakeSignal(database, channel);
+  const afterCommit =
+    (options.notifyMode ?? (database.kind === 'postgres' ? 'after-commit' : 'in-transaction')) === 'after-commit';
+  const notifier = afterCommit ? new CommitNotifier(db, channel) : null;
+  const subscriptions = new Set<{ stop(): Promise<void> }>();
+  const context = { db, wake, upcast, wakeTimeoutMs: options.wakeTimeoutMs ?? 5000 };
+
+  return {
+    async appendToStream(streamId, events, appendOptions = {}) {
+      const expected = appendOptions.expectedVersion ?? 'any';
+      const tx = appendOptions.transaction;
+      // Inside a caller's transaction only PostgreSQL knows when it commits, so the NOTIFY must ride along.
+      if (tx || !notifier) return appendEvents(tx ?? db, streamId, events, expected, channel);
+      const result = await appendEvents(db, streamId, events, expected, null);
+      notifier.notify();
+      return result;
+    },
+    readStream: (streamId, readOptions = {}) => readStreamRows(db, streamId, readOptions, upcast),
+    readAll: (readOptions = {}) => readAllRows(db, readOptions, upcast),
+    headPosition: () => readHeadPosition(db),
+    subscribeToAll(subscribeOptions) {
+      const subscription = startSubscription(context, subscribeOptions);
+      const tracked = {
+        stop: async () => {
+          subscriptions.delete(tracked);
+          await subscription.stop();
+        },
+      };
+      subscriptions.add(tracked);
+      return { stop: tracked.stop, caughtUp: () => subscription.caughtUp() };
+    },
+    onAppended(listener) {
+      return wake.add(listener).remove;
+    },
+    async close() {
+      await Promise.all([...subscriptions].map((s) => s.stop()));
+      await notifier?.flush();
+      await wake.stop();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { type Kysely, sql } from 'kysely';
+import type {
+  EventMetadata,
+  LogPosition,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+} from '../../../../domain/shared/event-store.ts';
+import type { UpcastFn } from '../upcasting.ts';
+
+/** A stored event row as the read queries select it. */
+interface EventRow {
+  tx_id: number;
+  global_position: number;
+  stream_id: string;
+  stream_revision: number;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date | string;
+}
+
+// Only transactions below the oldest one still open are certain to be complete: a transaction that began
+// earlier can still commit rows that sort before anything newer, so the log stops at that horizon.
+const visibleHorizon = sql`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+const columns = sql`tx_id, global_position, stream_id, stream_revision, type, data, metadata, recorded_at`;
+
+/** Reads one stream by revision; the unique (stream_id, stream_revision) index serves both directions. */
+export async function readStreamRows(
+  db: Kysely<object>,
+  streamId: string,
+  options: ReadStreamOptions,
+  upcast: UpcastFn | null,
+): Promise<RecordedEvent[]> {
+  const backwards = options.direction === 'backwards';
+  const limit = options.maxCount ?? null;
+  const from = options.fromRevision;
+  const bound =
+    from === undefined ? sql`` : backwards ? sql`and stream_revision <= ${from}` : sql`and stream_revision >= ${from}`;
+  const order = backwards ? sql`desc` : sql`asc`;
+  const { rows } = await sql<EventRow>`
+    select ${columns} from es_events
+    where stream_id = ${streamId} ${bound}
+    order by stream_revision ${order}
+    limit ${limit}`.execute(db);
+  return toRecordedEvents(rows, upcast);
+}
+
+/** Reads the global log after a position, in (transaction id, sequence) order, up to the visible horizon. */
+export async function readAllRows(
+  db: Kysely<object>,
+  options: ReadAllOptions,
+  upcast: UpcastFn | null,
+): Promise<RecordedEvent[]> {
+  const after = options.after ?? { commit: 0, prepare: 0 };
+  const limit = options.maxCount ?? null;
+  const { rows } = await sql<EventRow>`
+    select ${columns} from es_events
+    where (tx_id, global_position) > (${after.commit}, ${after.prepare}) and tx_id < ${visibleHorizon}
+    order by tx_id, global_position
+    limit ${limit}`.execute(db);
+  return toRecordedEvents(rows, upcast);
+}
+
+/** The newest position readAll can return now, or null when nothing is visible yet. */
+export async function readHeadPosition(db: Kysely<object>): Promise<LogPosition | null> {
+  const { rows } = await sql<{ tx_id: number; global_position: number }>`
+    select tx_id, global_position from es_events where tx_id < ${visibleHorizon}
+    order by tx_id desc, global_position desc limit 1`.execute(db);
+  const row = rows[0];
+  return row ? { commit: row.tx_id, prepare: row.global_position } : null;
+}
+
+/**
+ * True when events after `after` are committed but still behind the horizon (an older transaction is open):
+ * a wake-up that finds nothing visible must look again soon instead of waiting for the next append.
+ */
+export async function hasHiddenEvents(db: Kysely<object>, after: LogPosition): Promise<boolean> {
+  const { rows } = await sql<{ hidden: boolean }>`
+    select exists (
+      select 1 from es_events
+      where (tx_id, global_position) > (${after.commit}, ${after.prepare}) and tx_id >= ${visibleHorizon}
+    ) as hidden`.execute(db);
+  return rows[0]?.hidden === true;
+}
+
+function toRecordedEvents(rows: readonly EventRow[], upcast: UpcastFn | null): RecordedEvent[] {
+  const events = new Array<RecordedEvent>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    let data = row.data;
+    let metadata = row.metadata;
+    if (upcast) ({ data, metadata } = upcast(row.type, data, metadata));
+    events[i] = {
+      type: row.type,
+      data,
+      metadata,
+      streamId: row.stream_id,
+      streamRevision: row.stream_revision,
+      position: { commit: row.tx_id, prepare: row.global_position },
+      globalPosition: row.global_position,
+      recordedAt: typeof row.recorded_at === 'string' ? row.recorded_at : row.recorded_at.toISOString(),
+    };
+  }
+  return events;
+}

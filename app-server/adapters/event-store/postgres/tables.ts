@@ -1,0 +1,23 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Rows of the event-store tables as kysely sees them (int8 arrives as a JS number, see app-server/db). */
+export interface EventStoreTables {
+  es_streams: { stream_id: string; revision: number };
+  es_events: {
+    global_position: Generated<number>;
+    tx_id: Generated<number>;
+    stream_id: string;
+    stream_revision: number;
+    event_id: string;
+    type: string;
+    data: unknown;
+    metadata: unknown;
+    recorded_at: ColumnType<Date, never, never>;
+  };
+  es_checkpoints: {
+    name: string;
+    commit_position: number;
+    prepare_position: number;
+    updated_at: ColumnType<Date, never, string>;
+  };
+}
