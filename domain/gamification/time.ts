@@ -12,19 +12,3 @@ export function compareInstants(a: string, b: string): number {
 export function isBefore(a: string, b: string): boolean {
   return compareInstants(a, b) < 0;
 }
-
-/** Adds whole days to a calendar date 'YYYY-MM-DD'. */
-export function addDays(date: string, days: number): string {
-  return Temporal.PlainDate.from(date).add({ days }).toString();
-}
-
-/** Whole days from calendar date a to b (positive when b is later). */
-export function daysBetween(a: string, b: string): number {
-  return Temporal.PlainDate.from(a).until(Temporal.PlainDate.from(b), { largestUnit: 'days' }).days;
-}
-
-/** The Monday on or before a calendar date: our weeks run Monday to Sunday (§1). */
-export function mondayOf(date: string): string {
-  const day = Temporal.PlainDate.from(date);
-  return day.subtract({ days: day.dayOfWeek - 1 }).toString();
-}
