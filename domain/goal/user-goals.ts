@@ -1,0 +1,124 @@
+import { type Either, left, right } from 'fp-ts/Either';
+import { Temporal } from 'temporal-polyfill';
+import type { Decider, DomainError } from '../shared/decider.ts';
+import { hasWeekStartedInZone, type WeekRange, weekStartingOn } from '../shared/week.ts';
+import type { GoalEvent } from './events.ts';
+import { goalErrors } from './messages.ts';
+
+/**
+ * The per-user goal index, stream `user-goals-<userId>`: which of the user's goals hold a week.
+ *
+ * Why a separate aggregate: "one upcoming goal and one active goal per user" spans goal streams, and a goal stream
+ * cannot see its siblings. The index is the one place that rule lives, under the store's optimistic concurrency,
+ * so two simultaneous wizard submits cannot both win.
+ *
+ * The rule it keeps is "the weeks of a user's live goals never overlap, and at most one has not begun" (live = not
+ * canceled or deleted). Weeks are compared as instants in each goal's own zone, so a user who moves from Honolulu
+ * to Auckland cannot hold two goals for the same stretch of real time under two different Monday dates. A goal can
+ * only be created for the current or the next week, so this gives at most one upcoming goal and one active goal,
+ * and whether a goal is upcoming needs no status forwarding: it follows from its week and the clock.
+ * A canceled or deleted goal frees its week. If the release lags, the user is briefly blocked: the safe side.
+ *
+ * Flow (see `decideCreateGoal`): decide the goal's events (validation), then reserve the week here and append with
+ * the expected version, then append the goal stream with `no_stream`. Reservation is idempotent per goal id, so a
+ * handler that crashed between the two appends simply retries with the same goal id.
+ */
+export interface UserGoalsState {
+  /** Live goals by id, with their week. */
+  readonly live: Readonly<Record<string, LiveGoalWeek>>;
+}
+
+/** The week a live goal holds: its Monday (YYYY-MM-DD) in its own zone. */
+export interface LiveGoalWeek {
+  readonly weekStart: string;
+  readonly timeZone: string;
+}
+
+/** Claim a week for a new goal. */
+export interface ReserveGoalWeek {
+  readonly type: 'ReserveGoalWeek';
+  readonly goalId: string;
+  readonly weekStart: string;
+  /** The goal's (fixed) zone. */
+  readonly timeZone: string;
+  readonly now: Temporal.Instant;
+}
+
+/** Free the week of a canceled or deleted goal. */
+export interface ReleaseGoalWeek {
+  readonly type: 'ReleaseGoalWeek';
+  readonly goalId: string;
+}
+
+/** Commands of the per-user index. */
+export type UserGoalsCommand = ReserveGoalWeek | ReleaseGoalWeek;
+
+/** Events of the per-user index. */
+export type UserGoalsEvent =
+  | { readonly type: 'GoalWeekReserved'; readonly data: { readonly goalId: string } & LiveGoalWeek }
+  | { readonly type: 'GoalWeekReleased'; readonly data: { readonly goalId: string } };
+
+/** Whether two weeks share any instant. */
+function overlaps(a: WeekRange, b: WeekRange): boolean {
+  return Temporal.Instant.compare(a.start, b.end) < 0 && Temporal.Instant.compare(b.start, a.end) < 0;
+}
+
+function decide(command: UserGoalsCommand, state: UserGoalsState): Either<DomainError, readonly UserGoalsEvent[]> {
+  switch (command.type) {
+    case 'ReserveGoalWeek': {
+      const { goalId, weekStart, timeZone, now } = command;
+      if (state.live[goalId]?.weekStart === weekStart) return right([]);
+      const wanted = weekStartingOn(weekStart, timeZone);
+      const wantedIsUpcoming = !hasWeekStartedInZone(weekStart, timeZone, now);
+      for (const other of Object.values(state.live)) {
+        const otherHasBegun = hasWeekStartedInZone(other.weekStart, other.timeZone, now);
+        if (overlaps(wanted, weekStartingOn(other.weekStart, other.timeZone)) || (wantedIsUpcoming && !otherHasBegun)) {
+          return left(otherHasBegun ? goalErrors.alreadyThisWeek() : goalErrors.alreadyUpcoming());
+        }
+      }
+      return right([{ type: 'GoalWeekReserved', data: { goalId, weekStart, timeZone } }]);
+    }
+    case 'ReleaseGoalWeek':
+      return right(
+        command.goalId in state.live ? [{ type: 'GoalWeekReleased', data: { goalId: command.goalId } }] : [],
+      );
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+function evolve(state: UserGoalsState, event: UserGoalsEvent): UserGoalsState {
+  switch (event.type) {
+    case 'GoalWeekReserved':
+      return {
+        live: {
+          ...state.live,
+          [event.data.goalId]: { weekStart: event.data.weekStart, timeZone: event.data.timeZone },
+        },
+      };
+    case 'GoalWeekReleased': {
+      const { [event.data.goalId]: _released, ...live } = state.live;
+      return { live };
+    }
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The per-user goal index decider. */
+export const userGoalsDecider: Decider<UserGoalsCommand, UserGoalsEvent, UserGoalsState> = {
+  initialState: { live: {} },
+  evolve,
+  decide,
+};
+
+/** The index command a goal event calls for, if any: cancel and delete free the week. */
+export function indexCommandFor(event: GoalEvent): ReleaseGoalWeek | null {
+  return event.type === 'GoalCanceled' || event.type === 'GoalDeleted'
+    ? { type: 'ReleaseGoalWeek', goalId: event.data.goalId }
+    : null;
+}
