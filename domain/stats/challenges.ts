@@ -1,0 +1,115 @@
+import { Temporal } from 'temporal-polyfill';
+
+/** A group member as the challenges need them, with their streak (§3 user_streaks). */
+export interface ChallengeMember {
+  readonly user_id: string;
+  readonly display_name: string;
+  readonly current_streak: number;
+  readonly longest_streak: number;
+}
+
+/** A member's run: who, how far, how long, and when it started (ISO instant). */
+export interface ChallengeRun {
+  readonly user_id: string;
+  readonly distance_km: number;
+  readonly duration_sec: number;
+  readonly started_at: string;
+}
+
+/** The challenges response of §3 (GET /groups/{id}/challenges). Pace in s/km, times in seconds; any may be null. */
+export interface ChallengeFigures {
+  readonly weeklyDistance: readonly { user_id: string; display_name: string; distance_km: number }[];
+  readonly streaks: readonly {
+    user_id: string;
+    display_name: string;
+    current_streak: number;
+    longest_streak: number;
+  }[];
+  readonly fastestPaces: readonly {
+    user_id: string;
+    display_name: string;
+    fastest_5k_pace: number | null;
+    fastest_5k_time: number | null;
+    fastest_10k_pace: number | null;
+    fastest_10k_time: number | null;
+  }[];
+}
+
+/** The best pace over runs of at least `km`, and the time that pace gives for exactly `km`; nulls when none. */
+export function fastestOver(runs: readonly ChallengeRun[], km: number): { pace: number | null; time: number | null } {
+  // Only runs that covered the whole distance count: a fast 2 km does not make a 5 km time.
+  const paces = runs
+    .filter((r) => Math.round(r.distance_km * 100) >= km * 100)
+    .filter((r) => r.duration_sec > 0)
+    .map((r) => r.duration_sec / r.distance_km);
+  if (paces.length === 0) return { pace: null, time: null };
+  // Round only at the end, so the 10 km time is not ten times a rounding error.
+  const pace = Math.min(...paces);
+  return { pace: Math.round(pace), time: Math.round(pace * km) };
+}
+
+// Nulls sort last in a "smaller is better" leaderboard; ties break by name so the order is stable.
+const byNullableAsc = (a: number | null, b: number | null) =>
+  (a ?? Number.POSITIVE_INFINITY) - (b ?? Number.POSITIVE_INFINITY);
+const byName = (a: { display_name: string }, b: { display_name: string }) =>
+  a.display_name.localeCompare(b.display_name);
+
+/**
+ * The three challenge leaderboards of a group. `week` is the half-open range [from, to) of instants the caller
+ * counts as "this week" (the group's week in its zone); runs of non-members are ignored.
+ */
+export function challengeFigures(
+  members: readonly ChallengeMember[],
+  runs: readonly ChallengeRun[],
+  week: { readonly from: string; readonly to: string },
+): ChallengeFigures {
+  const from = Temporal.Instant.from(week.from);
+  const to = Temporal.Instant.from(week.to);
+  const inWeek = (r: ChallengeRun) => {
+    const at = Temporal.Instant.from(r.started_at);
+    return Temporal.Instant.compare(at, from) >= 0 && Temporal.Instant.compare(at, to) < 0;
+  };
+  const runsOf = (userId: string) => runs.filter((r) => r.user_id === userId);
+
+  const weeklyDistance = members
+    .map((m) => ({
+      user_id: m.user_id,
+      display_name: m.display_name,
+      distance_km:
+        runsOf(m.user_id)
+          .filter(inWeek)
+          .reduce((sum, r) => sum + Math.max(0, Math.round(r.distance_km * 100)), 0) / 100,
+    }))
+    .sort((a, b) => b.distance_km - a.distance_km || byName(a, b));
+
+  const streaks = members
+    .map(({ user_id, display_name, current_streak, longest_streak }) => ({
+      user_id,
+      display_name,
+      current_streak,
+      longest_streak,
+    }))
+    .sort((a, b) => b.current_streak - a.current_streak || b.longest_streak - a.longest_streak || byName(a, b));
+
+  const fastestPaces = members
+    .map((m) => {
+      const five = fastestOver(runsOf(m.user_id), 5);
+      const ten = fastestOver(runsOf(m.user_id), 10);
+      return {
+        user_id: m.user_id,
+        display_name: m.display_name,
+        fastest_5k_pace: five.pace,
+        fastest_5k_time: five.time,
+        fastest_10k_pace: ten.pace,
+        fastest_10k_time: ten.time,
+      };
+    })
+    .sort(
+      (a, b) =>
+        byNullableAsc(a.fastest_5k_pace, b.fastest_5k_pace) ||
+        byNullableAsc(a.fastest_10k_pace, b.fastest_10k_pace) ||
+        byName(a, b),
+    );
+
+  return { weeklyDistance, streaks, fastestPaces };
+}
