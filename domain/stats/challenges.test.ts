@@ -85,10 +85,11 @@ describe('challenge figures', () => {
         const f = challengeFigures([ann, bob, cat], rs, week);
         expect(f.weeklyDistance).toHaveLength(3);
         for (const row of f.fastestPaces) {
-          for (const [pace, time] of [
+          const pairs: [number | null, number | null][] = [
             [row.fastest_5k_pace, row.fastest_5k_time],
             [row.fastest_10k_pace, row.fastest_10k_time],
-          ]) {
+          ];
+          for (const [pace, time] of pairs) {
             expect(pace === null).toBe(time === null);
             if (pace !== null) expect(Number.isFinite(pace) && pace >= 0 && Number.isFinite(time)).toBe(true);
           }
