@@ -1,0 +1,61 @@
+import type { StakeState } from './state.ts';
+
+/** The stake statuses of the spec (§3) plus `uncollectible`, as the read model and API expose them. */
+export type StakePublicStatus =
+  | 'pending'
+  | 'active'
+  | 'succeeded'
+  | 'refunded'
+  | 'forfeited'
+  | 'lost'
+  | 'uncollectible';
+
+/**
+ * The spec status of a stake state. An unsecured stake still stands (it will be charged on a miss), so it reads as
+ * active; a stake whose money is being collected reads as pending until the provider answers.
+ */
+export function publicStakeStatus(status: Exclude<StakeState['status'], 'none'>): StakePublicStatus {
+  switch (status) {
+    case 'pending':
+    case 'capturing':
+    case 'charging':
+    case 'charge_failed':
+      return 'pending';
+    case 'active':
+    case 'unsecured':
+      return 'active';
+    case 'succeeded':
+    case 'refunded':
+    case 'lost':
+    case 'forfeited':
+    case 'uncollectible':
+      return status;
+    default: {
+      const unreachable: never = status;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * The label the Stakes tab shows (§4): succeeded and refunded read 'Refunded', forfeited 'Forfeited', active
+ * 'Active'. Decided here: lost reads 'Lost' (the §4 fallback 'Pending' would tell someone charged that nothing
+ * happened yet) and uncollectible reads 'Not charged'. Anything else reads 'Pending'.
+ */
+export function stakeLabel(status: string): string {
+  switch (status) {
+    case 'succeeded':
+    case 'refunded':
+      return 'Refunded';
+    case 'forfeited':
+      return 'Forfeited';
+    case 'active':
+      return 'Active';
+    case 'lost':
+      return 'Lost';
+    case 'uncollectible':
+      return 'Not charged';
+    default:
+      return 'Pending';
+  }
+}

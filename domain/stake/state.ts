@@ -1,0 +1,107 @@
+import type { ChargeFailure, CollectionOutcome, StakeEvent, StakeTerms } from './events.ts';
+
+/** A live authorization on the card. */
+export interface Hold {
+  readonly paymentIntentId: string;
+  /** ISO instant: the provider's capture_before. */
+  readonly captureBefore: string;
+}
+
+interface Base<Status extends string> {
+  readonly status: Status;
+  readonly terms: StakeTerms;
+  /** The hold the stake placed, if any, even once released or expired (to recognise a duplicate report of it). */
+  readonly knownHold: string | null;
+}
+
+/**
+ * The stake's lifecycle.
+ * - pending: opened; the hold goes on when the goal becomes active.
+ * - active: a hold is live.
+ * - unsecured: no live hold (it failed or expired); the stake still stands and a miss is charged off-session.
+ * - capturing: capture of the live hold was requested.
+ * - charging: off-session charge `attempt` was requested; charge_failed: it failed and `nextAttemptAt` is due.
+ * - final (each reached at most once): succeeded, refunded, lost, forfeited, uncollectible.
+ */
+export type StakeState =
+  | { readonly status: 'none' }
+  | Base<'pending'>
+  | (Base<'active'> & { readonly hold: Hold })
+  | (Base<'unsecured'> & { readonly reason: 'hold_failed' | 'hold_expired' })
+  | (Base<'capturing'> & { readonly hold: Hold; readonly outcome: CollectionOutcome })
+  | (Base<'charging'> & { readonly outcome: CollectionOutcome; readonly attempt: number })
+  | (Base<'charge_failed'> & {
+      readonly outcome: CollectionOutcome;
+      readonly attempt: number;
+      readonly failure: ChargeFailure;
+      readonly nextAttemptAt: string;
+    })
+  | Base<FinalStakeStatus>;
+
+/** The statuses a stake ends in. */
+export type FinalStakeStatus = 'succeeded' | 'refunded' | 'lost' | 'forfeited' | 'uncollectible';
+
+/** A stake that exists. */
+export type OpenStakeState = Exclude<StakeState, { readonly status: 'none' }>;
+
+/** Whether a status is final. */
+export function isFinal(status: StakeState['status']): status is FinalStakeStatus {
+  return (
+    status === 'succeeded' ||
+    status === 'refunded' ||
+    status === 'lost' ||
+    status === 'forfeited' ||
+    status === 'uncollectible'
+  );
+}
+
+/** The state before the first event. */
+export const initialStakeState: StakeState = { status: 'none' };
+
+/** Applies one event. */
+export function evolveStake(state: StakeState, event: StakeEvent): StakeState {
+  if (event.type === 'StakeOpened') {
+    const { openedAt: _openedAt, ...terms } = event.data;
+    return { status: 'pending', terms, knownHold: null };
+  }
+  if (state.status === 'none') return state;
+  const base = { terms: state.terms, knownHold: state.knownHold };
+  switch (event.type) {
+    case 'StakeHoldPlaced': {
+      const hold = { paymentIntentId: event.data.paymentIntentId, captureBefore: event.data.captureBefore };
+      return { ...base, status: 'active', hold, knownHold: hold.paymentIntentId };
+    }
+    case 'StakeHoldFailed':
+      return { ...base, status: 'unsecured', reason: 'hold_failed' };
+    case 'StakeHoldExpired':
+      return { ...base, status: 'unsecured', reason: 'hold_expired' };
+    case 'StakeReleased':
+      return { ...base, status: event.data.outcome };
+    case 'StakeLateHoldReleased':
+      return state;
+    case 'StakeCaptureRequested':
+      return state.status === 'active'
+        ? { ...base, status: 'capturing', hold: state.hold, outcome: event.data.outcome }
+        : state;
+    case 'StakeChargeRequested':
+      return { ...base, status: 'charging', outcome: event.data.outcome, attempt: event.data.attempt };
+    case 'StakeChargeFailed':
+      if (state.status !== 'charging' || event.data.nextAttemptAt === null) return state;
+      return {
+        ...base,
+        status: 'charge_failed',
+        outcome: state.outcome,
+        attempt: event.data.attempt,
+        failure: event.data.failure,
+        nextAttemptAt: event.data.nextAttemptAt,
+      };
+    case 'StakeCollected':
+      return { ...base, status: event.data.outcome };
+    case 'StakeWrittenOff':
+      return { ...base, status: 'uncollectible' };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
