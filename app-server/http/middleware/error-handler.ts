@@ -2,7 +2,8 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
-import { HttpError } from '../errors.ts';
+import { DomainRefusal } from '../../commands/domain-refusal.ts';
+import { HttpError, httpErrorFromDomain } from '../errors.ts';
 
 /**
  * Every failure answers JSON `{ "error": "<message>" }` with the right status. Unexpected errors are logged with
@@ -11,6 +12,10 @@ import { HttpError } from '../errors.ts';
 export function errorHandler(options: { logger: Logger; report?: (error: unknown, c: Context) => void }): ErrorHandler {
   return (error, c) => {
     if (error instanceof HttpError) return c.json({ error: error.message, ...error.body }, error.status);
+    if (error instanceof DomainRefusal) {
+      const http = httpErrorFromDomain(error.reason);
+      return c.json({ error: http.message, ...http.body }, http.status);
+    }
     if (error instanceof WrongExpectedVersionError) {
       return c.json({ error: 'This item was changed by another request. Please try again.' }, 409);
     }
