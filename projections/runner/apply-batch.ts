@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { type EventStore, type LogPosition, comparePositions } from '../../domain/shared/event-store.ts';
 import { type Checkpoint, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { ChangeAnnouncements } from './change-announcements.ts';
 import type { Projector, TableNames } from './projector.ts';
 
 export interface BatchTarget {
@@ -8,6 +9,8 @@ export interface BatchTarget {
   /** The checkpoint row this copy advances (the live name, or a rebuild's scratch name). */
   readonly checkpointName: string;
   readonly tables: TableNames;
+  /** False for a rebuild copy: its rows are not live yet, so clients have nothing to refetch. */
+  readonly announce?: boolean;
 }
 
 /**
@@ -30,8 +33,14 @@ export async function applyNextBatch(
   return db.transaction().execute(async (tx) => {
     const locked = await readCheckpoint(tx, target.checkpointName, { lock: true });
     if (!locked || !samePosition(locked.position, before.position)) return 0;
-    await target.projector.apply(events, { tx, tables: target.tables });
+    const announcements = new ChangeAnnouncements();
+    await target.projector.apply(events, {
+      tx,
+      tables: target.tables,
+      announce: target.announce === false ? () => {} : (userId, topic) => announcements.add(userId, topic),
+    });
     await writeCheckpoint(tx, advance(locked, events, options.now()));
+    await announcements.notify(tx);
     return events.length;
   });
 }
@@ -52,7 +61,7 @@ export async function catchUpInTransaction(
   for (;;) {
     const events = await store.readAll({ after: checkpoint.position, maxCount: options.batchSize, transaction: tx });
     if (events.length === 0) return checkpoint;
-    await projector.apply(events, { tx, tables });
+    await projector.apply(events, { tx, tables, announce: () => {} });
     checkpoint = advance(checkpoint, events, options.now());
   }
 }

@@ -7,10 +7,30 @@ import type { RecordedEvent } from '../../domain/shared/event-store.ts';
  */
 export type TableNames<Logical extends string = string> = Readonly<Record<Logical, string>>;
 
+/** The lists a client caches and refreshes when told they changed (the realtime topics of §7). */
+export type ChangeTopic =
+  | 'goals'
+  | 'runs'
+  | 'streak'
+  | 'badges'
+  | 'xp'
+  | 'feed'
+  | 'reactions'
+  | 'groups'
+  | 'notifications'
+  | 'stakes'
+  | 'surge'
+  | 'profile';
+
 /** What a projector gets for one batch: the transaction that will also store its checkpoint, and its tables. */
 export interface ProjectionContext<Logical extends string = string> {
   readonly tx: Transaction<object>;
   readonly tables: TableNames<Logical>;
+  /**
+   * Tells a user's open clients that one of their lists changed. Delivered only after this batch commits (it rides
+   * on the batch's transaction as a NOTIFY), so a client that refetches sees the change. No-op during rebuilds.
+   */
+  announce(userId: string, topic: ChangeTopic): void;
 }
 
 /**

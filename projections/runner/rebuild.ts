@@ -50,7 +50,7 @@ export async function rebuildProjection(
   };
   await writeCheckpoint(db, scratch);
 
-  const target = { projector, checkpointName: scratchName, tables };
+  const target = { projector, checkpointName: scratchName, tables, announce: false };
   let applied = 0;
   for (;;) {
     const n = await applyNextBatch(db, store, target, options);

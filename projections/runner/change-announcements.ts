@@ -1,0 +1,65 @@
+import { type Transaction, sql } from 'kysely';
+import type { ChangeTopic } from './projector.ts';
+
+/** The NOTIFY channel every API instance listens on to push "your list changed" to its SSE clients. */
+export const CHANGES_CHANNEL = 'realtime_changes';
+
+/** One user's changed topics, as sent on CHANGES_CHANNEL. */
+export interface ChangeMessage {
+  readonly userId: string;
+  readonly topics: readonly ChangeTopic[];
+}
+
+// PostgreSQL caps a NOTIFY payload at 8000 bytes: chunk the messages well below that.
+const MAX_PAYLOAD = 7000;
+
+/** Collects a batch's announcements, de-duplicated per user, and sends them inside the batch's transaction. */
+export class ChangeAnnouncements {
+  readonly #byUser = new Map<string, Set<ChangeTopic>>();
+
+  add(userId: string, topic: ChangeTopic): void {
+    let topics = this.#byUser.get(userId);
+    if (!topics) {
+      topics = new Set();
+      this.#byUser.set(userId, topics);
+    }
+    topics.add(topic);
+  }
+
+  /** NOTIFY is transactional: listeners hear it only when (and if) the batch commits. */
+  async notify(tx: Transaction<object>): Promise<void> {
+    if (this.#byUser.size === 0) return;
+    const messages: ChangeMessage[] = [...this.#byUser].map(([userId, topics]) => ({ userId, topics: [...topics] }));
+    let chunk: ChangeMessage[] = [];
+    let size = 2;
+    for (const message of messages) {
+      const length = JSON.stringify(message).length + 1;
+      if (size + length > MAX_PAYLOAD && chunk.length > 0) {
+        await send(tx, chunk);
+        chunk = [];
+        size = 2;
+      }
+      chunk.push(message);
+      size += length;
+    }
+    if (chunk.length > 0) await send(tx, chunk);
+  }
+}
+
+async function send(tx: Transaction<object>, messages: ChangeMessage[]): Promise<void> {
+  await sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify(messages)})`.execute(tx);
+}
+
+/** Parses a CHANGES_CHANNEL payload; malformed payloads yield nothing rather than crash a listener. */
+export function parseChangeMessages(payload: string): ChangeMessage[] {
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter(
+      (m): m is ChangeMessage =>
+        typeof m === 'object' && m !== null && typeof m.userId === 'string' && Array.isArray(m.topics),
+    );
+  } catch {
+    return [];
+  }
+}
