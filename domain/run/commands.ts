@@ -1,0 +1,53 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { ImportSource } from './events.ts';
+import type { GpsPosition } from './geo.ts';
+import type { ImportFlags } from './verification.ts';
+
+/** Save a run tracked with the app's GPS (POST /runs with source gps). */
+export interface LogGpsRun {
+  readonly type: 'LogGpsRun';
+  readonly runId: string;
+  readonly userId: string;
+  readonly startedAt: Temporal.Instant;
+  /** Elapsed seconds as the tracker counted them. */
+  readonly durationSec: number;
+  readonly positions: readonly GpsPosition[];
+  readonly notes: string | null;
+  readonly now: Temporal.Instant;
+}
+
+/** Record an activity synced from a connected service. */
+export interface ImportRun {
+  readonly type: 'ImportRun';
+  readonly runId: string;
+  readonly userId: string;
+  readonly source: ImportSource;
+  readonly importId: string;
+  readonly startedAt: Temporal.Instant;
+  readonly distanceKm: number;
+  /** Moving time in seconds. */
+  readonly durationSec: number;
+  /** The activity's GPS stream when fetched; empty when the service has none. */
+  readonly positions: readonly GpsPosition[];
+  readonly flags: ImportFlags;
+  readonly notes: string | null;
+  readonly now: Temporal.Instant;
+}
+
+/** The owner edits the notes. */
+export interface EditNotes {
+  readonly type: 'EditNotes';
+  readonly userId: string;
+  readonly notes: string | null;
+  readonly now: Temporal.Instant;
+}
+
+/** The owner deletes the run. */
+export interface DeleteRun {
+  readonly type: 'DeleteRun';
+  readonly userId: string;
+  readonly now: Temporal.Instant;
+}
+
+/** Every command of the run aggregate. */
+export type RunCommand = LogGpsRun | ImportRun | EditNotes | DeleteRun;

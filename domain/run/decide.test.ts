@@ -1,0 +1,176 @@
+import { Temporal } from 'temporal-polyfill';
+import { describe, expect, it } from 'vitest';
+import { given } from '../shared/testing/given-when-then.ts';
+import type { ImportRun, LogGpsRun } from './commands.ts';
+import { runDecider } from './decide.ts';
+import type { RunEvent } from './events.ts';
+import { importedRunId } from './import-stream.ts';
+import { track } from './track.test-helpers.ts';
+import { verifyRun } from './verification.ts';
+
+const now = Temporal.Instant.from('2025-03-10T13:00:00Z');
+const started = Temporal.Instant.from('2025-03-10T12:00:00Z');
+const positions = track(10, 361, 5, 8, started.epochMilliseconds); // 5 km in 30 minutes
+
+const logGps: LogGpsRun = {
+  type: 'LogGpsRun',
+  runId: 'r1',
+  userId: 'u1',
+  startedAt: started,
+  durationSec: 1800,
+  positions,
+  notes: 'easy',
+  now,
+};
+const recorded: RunEvent = {
+  type: 'RunRecorded',
+  data: {
+    runId: 'r1',
+    userId: 'u1',
+    source: 'gps',
+    importId: null,
+    startedAt: started.toString(),
+    distanceKm: 5,
+    durationSec: 1800,
+    positions,
+    importFlags: null,
+    notes: 'easy',
+    verification: verifyRun({ distanceKm: 5, durationSec: 1800, positions, importFlags: null }),
+    recordedAt: now.toString(),
+  },
+};
+const tooShort =
+  'Unable to save run. The run may be too short (minimum 60 seconds) or have insufficient GPS data (minimum 2 positions).';
+
+describe('LogGpsRun', () => {
+  it('records the run with the haversine distance and its verdict', () => {
+    given(runDecider).when(logGps).then([recorded]);
+    expect(recorded.data.verification.verdict).toBe('verified');
+  });
+
+  it('refuses under 60 seconds or under 2 positions with the spec message', () => {
+    given(runDecider)
+      .when({ ...logGps, durationSec: 59 })
+      .thenRejects('run_too_short', tooShort, 'invalid');
+    given(runDecider)
+      .when({ ...logGps, positions: positions.slice(0, 1) })
+      .thenRejects('run_too_short', tooShort);
+    given(runDecider)
+      .when({ ...logGps, durationSec: Number.NaN })
+      .thenRejects('run_too_short', tooShort);
+  });
+
+  it('accepts exactly 60 seconds and 2 positions', () => {
+    const events = given(runDecider)
+      .when({ ...logGps, durationSec: 60, positions: positions.slice(0, 2) })
+      .events();
+    expect(events).toHaveLength(1);
+  });
+
+  it('refuses broken positions, a start in the future and over-long notes', () => {
+    given(runDecider)
+      .when({ ...logGps, positions: [...positions.slice(0, 2), { latitude: 91, longitude: 0, timestamp: 0 }] })
+      .thenRejects('invalid_position', 'GPS positions must have a valid latitude, longitude and time');
+    given(runDecider)
+      .when({ ...logGps, startedAt: now.add({ minutes: 6 }) })
+      .thenRejects('run_in_future', 'A run cannot start in the future');
+    given(runDecider)
+      .when({ ...logGps, notes: 'x'.repeat(1001) })
+      .thenRejects('notes_too_long', 'Notes must be at most 1000 characters');
+  });
+
+  it('refuses to record the same run twice', () => {
+    given(runDecider, [recorded]).when(logGps).thenRejects('run_exists', 'This run already exists', 'conflict');
+  });
+});
+
+describe('ImportRun', () => {
+  const importCommand: ImportRun = {
+    type: 'ImportRun',
+    runId: importedRunId('strava', '12345'),
+    userId: 'u1',
+    source: 'strava',
+    importId: '12345',
+    startedAt: started,
+    distanceKm: 10.0049,
+    durationSec: 3000,
+    positions: [],
+    flags: { manual: false, trainer: false, flagged: false, sportType: 'Run' },
+    notes: null,
+    now,
+  };
+
+  it('records an imported activity under a run id derived from the service id', () => {
+    const [event] = given(runDecider).when(importCommand).events();
+    expect(importCommand.runId).toBe('strava-12345');
+    expect(event).toMatchObject({
+      type: 'RunRecorded',
+      data: {
+        runId: 'strava-12345',
+        source: 'strava',
+        importId: '12345',
+        distanceKm: 10,
+        verification: { verdict: 'suspicious', reasons: ['no_gps_track'] },
+      },
+    });
+  });
+
+  it('a re-sync of an imported or deleted activity is a no-op', () => {
+    const [event] = given(runDecider).when(importCommand).events();
+    const history = [event!];
+    given(runDecider, history).when(importCommand).then([]);
+    const deleted: RunEvent = {
+      type: 'RunDeleted',
+      data: { runId: 'strava-12345', userId: 'u1', deletedAt: now.toString() },
+    };
+    given(runDecider, [...history, deleted])
+      .when(importCommand)
+      .then([]);
+  });
+
+  it('refuses an invalid distance or duration', () => {
+    given(runDecider)
+      .when({ ...importCommand, durationSec: 0 })
+      .thenRejects('invalid_import', 'The imported activity has an invalid distance or duration');
+    given(runDecider)
+      .when({ ...importCommand, distanceKm: -1 })
+      .thenRejects('invalid_import', 'The imported activity has an invalid distance or duration');
+  });
+});
+
+describe('EditNotes and DeleteRun', () => {
+  it('the owner edits notes; an unchanged note is a no-op', () => {
+    given(runDecider, [recorded])
+      .when({ type: 'EditNotes', userId: 'u1', notes: 'hills', now })
+      .then([{ type: 'RunNotesEdited', data: { runId: 'r1', notes: 'hills', editedAt: now.toString() } }]);
+    given(runDecider, [recorded]).when({ type: 'EditNotes', userId: 'u1', notes: 'easy', now }).then([]);
+  });
+
+  it('the owner deletes', () => {
+    given(runDecider, [recorded])
+      .when({ type: 'DeleteRun', userId: 'u1', now })
+      .then([{ type: 'RunDeleted', data: { runId: 'r1', userId: 'u1', deletedAt: now.toString() } }]);
+  });
+
+  it('only the owner edits or deletes', () => {
+    given(runDecider, [recorded])
+      .when({ type: 'EditNotes', userId: 'u2', notes: 'mine', now })
+      .thenRejects('not_run_owner', 'You can only change your own runs', 'forbidden');
+    given(runDecider, [recorded])
+      .when({ type: 'DeleteRun', userId: 'u2', now })
+      .thenRejects('not_run_owner', 'You can only change your own runs', 'forbidden');
+  });
+
+  it('refuses unknown or deleted runs and over-long notes', () => {
+    given(runDecider)
+      .when({ type: 'DeleteRun', userId: 'u1', now })
+      .thenRejects('run_not_found', 'Run not found', 'not_found');
+    const deleted: RunEvent = { type: 'RunDeleted', data: { runId: 'r1', userId: 'u1', deletedAt: now.toString() } };
+    given(runDecider, [recorded, deleted])
+      .when({ type: 'EditNotes', userId: 'u1', notes: 'x', now })
+      .thenRejects('run_not_found', 'Run not found');
+    given(runDecider, [recorded])
+      .when({ type: 'EditNotes', userId: 'u1', notes: 'x'.repeat(1001), now })
+      .thenRejects('notes_too_long', 'Notes must be at most 1000 characters');
+  });
+});
