@@ -34,6 +34,9 @@ export interface ProjectionStatus {
   readonly updatedAt: Date | null;
 }
 
+const FIRST_HIDDEN_RETRY_MS = 5;
+const MAX_HIDDEN_RETRY_MS = 1000;
+
 const silent: RunnerLogger = { info() {}, error() {} };
 
 /**
@@ -189,12 +192,21 @@ export class ProjectionRunner {
     this.#signals.set(projector.name, signal);
     const target = { projector, checkpointName: projector.name, tables: liveTableNames(projector) };
     let failures = 0;
+    // After a notification, an empty read can mean the new events sit behind an older transaction that is still
+    // open (the store hides them until it ends, which sends no notification): look again soon, backing off.
+    let hiddenRetryMs = 0;
     while (this.#running) {
       try {
         const applied = await applyNextBatch(this.#db, this.#store, target, this.#options());
         failures = 0;
-        if (applied > 0) this.#applied.wake();
-        else await signal.wait(this.#idleMs);
+        if (applied > 0) {
+          hiddenRetryMs = 0;
+          this.#applied.wake();
+        } else if (hiddenRetryMs > 0 && hiddenRetryMs <= MAX_HIDDEN_RETRY_MS) {
+          if (!(await signal.wait(hiddenRetryMs))) hiddenRetryMs *= 2;
+        } else {
+          hiddenRetryMs = (await signal.wait(this.#idleMs)) ? FIRST_HIDDEN_RETRY_MS : 0;
+        }
       } catch (error) {
         failures++;
         this.#logger.error({ err: error, projection: projector.name, failures }, 'projection batch failed');

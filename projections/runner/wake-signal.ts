@@ -17,19 +17,20 @@ export class WakeSignal {
     }
   }
 
-  wait(ms: number): Promise<void> {
+  /** Resolves true when woken, false when `ms` passed first. */
+  wait(ms: number): Promise<boolean> {
     if (this.#pending) {
       this.#pending = false;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#resolve = null;
-        resolve();
+        resolve(false);
       }, ms);
       this.#resolve = () => {
         clearTimeout(timer);
-        resolve();
+        resolve(true);
       };
     });
   }
