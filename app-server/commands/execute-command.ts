@@ -47,7 +47,7 @@ export async function executeCommand<Command, Event extends DomainEvent, State, 
 ): Promise<CommandResult<Event, State>> {
   const maxAttempts = options.maxAttempts ?? 3;
   for (let attempt = 1; ; attempt++) {
-    const history = await store.readStream(streamId);
+    const history = await store.readStream(streamId, options.transaction ? { transaction: options.transaction } : {});
     const state = history.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as Event), decider.initialState);
     const resolved = typeof command === 'function' ? (command as (state: State) => Command)(state) : command;
     const decision = decider.decide(resolved, state);

@@ -70,11 +70,13 @@ export interface AppendResult {
   readonly globalPosition: number;
 }
 
-export interface ReadStreamOptions {
+export interface ReadStreamOptions<Tx = unknown> {
   readonly direction?: 'forwards' | 'backwards';
   /** Revision to start from (inclusive); defaults to the start (forwards) or the end (backwards). */
   readonly fromRevision?: number;
   readonly maxCount?: number;
+  /** Read inside a transaction the caller holds (a process manager deciding inside its subscription's batch). */
+  readonly transaction?: Tx;
 }
 
 export interface ReadAllOptions<Tx = unknown> {
@@ -120,7 +122,7 @@ export interface EventStore<Tx = unknown> {
   /** Appends events atomically to one stream, checking the expected version. */
   appendToStream(streamId: string, events: readonly NewEvent[], options?: AppendOptions<Tx>): Promise<AppendResult>;
   /** Reads one stream; an absent stream reads as []. */
-  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readStream(streamId: string, options?: ReadStreamOptions<Tx>): Promise<RecordedEvent[]>;
   /** Reads the global log forwards in commit order; never returns an event a still-open transaction may precede. */
   readAll(options?: ReadAllOptions<Tx>): Promise<RecordedEvent[]>;
   /** Position of the newest event that readAll can return now; null for an empty log. */

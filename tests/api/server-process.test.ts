@@ -70,7 +70,7 @@ describe('the server process on the embedded database', () => {
     const second = await startServer();
     let body: { projections: { name: string; position: number; lag: number }[] } = { projections: [] };
     for (let i = 0; i < 50; i++) {
-      body = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
+      body = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as typeof body;
       if (body.projections.every((p) => p.lag === 0 && p.position > 0)) break;
       await new Promise((r) => setTimeout(r, 100));
     }
