@@ -35,6 +35,39 @@ export const configSchema = z.object({
   /** Run projections and process managers inside the API process (one-box deployments and tests). */
   RUN_WORKERS: booleanFlag.default(true),
   SENTRY_DSN: z.string().url({ message: 'must be a URL' }).optional(),
+  /** SMTP server for auth e-mail (smtp:// or smtps://); without it mail goes to the development mailbox. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })
+    .optional(),
+  /** Sender of auth e-mail. */
+  MAIL_FROM: z.string().min(3).default('StrideStake <no-reply@stridestake.local>'),
+  /** `aud` claim of access tokens (the standard client expects 'authenticated'). */
+  AUTH_JWT_AUDIENCE: z.string().min(1).default('authenticated'),
+  /** Access-token lifetime in seconds. */
+  AUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(3600),
+  /** A session ends after this many hours without a refresh (idle lifetime). */
+  AUTH_SESSION_IDLE_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
+  /** A session ends this many hours after sign-in whatever happens (absolute lifetime). */
+  AUTH_SESSION_MAX_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 30),
+  /** Seconds during which a just-rotated refresh token may be presented again (a client that lost the answer). */
+  AUTH_REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+  /** A new signing key is made when the current one is older than this. */
+  AUTH_SIGNING_KEY_ROTATE_DAYS: z.coerce.number().positive().default(90),
+  /** Secret that encrypts signing keys and TOTP secrets at rest (at least 32 characters; required in production). */
+  AUTH_ENCRYPTION_KEY: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
+  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
+  AUTH_TRUST_PROXY: booleanFlag.default(false),
+  /** Extra allowed redirect targets after e-mail links (comma-separated URL prefixes); APP_URL is always allowed. */
+  AUTH_REDIRECT_ALLOW_LIST: z.string().default('stridestake://'),
+  /** Issuer name shown in authenticator apps for TOTP factors. */
+  AUTH_TOTP_ISSUER: z.string().min(1).default('StrideStake'),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -55,6 +88,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // An empty variable means "not set": shells and compose files often export VAR= for optional settings.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const result = configSchema.safeParse(cleaned);
-  if (result.success) return result.data;
+  if (result.success) {
+    // Development falls back to a fixed key so `npm start` works; production must not encrypt with a public one.
+    if (result.data.NODE_ENV === 'production' && !result.data.AUTH_ENCRYPTION_KEY) {
+      throw new ConfigError(['AUTH_ENCRYPTION_KEY: required in production']);
+    }
+    return result.data;
+  }
   throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
 }

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { EventStore } from '../domain/shared/event-store.ts';
 import { allProjectors } from '../projections/registry.ts';
 import { ProjectionRunner } from '../projections/runner/projection-runner.ts';
+import type { AuthCore } from './auth/auth-core.ts';
+import { createAuthCore } from './auth/auth-module.ts';
 import { createPostgresEventStore } from './adapters/event-store/postgres/postgres-event-store.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -10,6 +12,9 @@ import { type Database, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type AppType, createApp } from './http/app.ts';
 import { createLogger } from './logger.ts';
+import { ProcessManagerHost } from './process/process-manager-host.ts';
+import { allProcessManagers } from './process/registry.ts';
+import { ChangeHub } from './realtime/change-hub.ts';
 
 /** A wired server: every adapter chosen from the configuration, ready to serve and to run workers. */
 export interface Runtime {
@@ -19,7 +24,13 @@ export interface Runtime {
   readonly database: Database;
   readonly store: EventStore<Transaction<object>>;
   readonly projections: ProjectionRunner;
+  /** Settlement, holds, reminders and other reactions to events and time. */
+  readonly processes: ProcessManagerHost;
+  /** This instance's fan-out of "your list changed" to SSE connections. */
+  readonly changes: ChangeHub;
   readonly app: AppType;
+  /** The auth service, for workers and tests (keys, sessions, mailbox). */
+  readonly auth: AuthCore;
   /** Starts projections and process managers (when RUN_WORKERS). */
   startWorkers(): Promise<void>;
   close(): Promise<void>;
@@ -51,7 +62,17 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     logger: { info: (f, m) => logger.info(f, m), error: (f, m) => logger.error(f, m) },
   });
   await projections.prepare();
-  const app = createApp({ config, logger, clock, database, projections });
+  const processes = new ProcessManagerHost({
+    database,
+    store,
+    clock,
+    managers: allProcessManagers,
+    onError: (manager, error) => logger.error({ err: error, manager }, 'process manager failed'),
+  });
+  const changes = new ChangeHub();
+  await changes.start(database);
+  const auth = createAuthCore({ config, clock, logger, database, store });
+  const app = createApp({ config, logger, clock, database, projections, auth });
 
   let closed = false;
   return {
@@ -61,14 +82,20 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     database,
     store,
     projections,
+    processes,
+    changes,
     app,
+    auth,
     async startWorkers() {
       await projections.start();
+      processes.start();
     },
     async close() {
       if (closed) return;
       closed = true;
+      await processes.stop();
       await projections.stop();
+      await changes.stop();
       await store.close();
       if (!overrides.database) await database.close();
     },

@@ -1,4 +1,160 @@
+import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
+const now = sql`now()`;
+
+async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('auth_users')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('email', 'text', (c) => c.notNull().unique())
+    .addColumn('encrypted_password', 'text')
+    .addColumn('email_confirmed_at', 'timestamptz')
+    .addColumn('confirmation_sent_at', 'timestamptz')
+    .addColumn('recovery_sent_at', 'timestamptz')
+    .addColumn('new_email', 'text')
+    .addColumn('email_change_sent_at', 'timestamptz')
+    .addColumn('last_sign_in_at', 'timestamptz')
+    .addColumn('user_metadata', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
+    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
+    .addColumn('deleted_at', 'timestamptz')
+    .execute();
+
+  await db.schema
+    .createTable('users')
+    .addColumn('id', 'text', (c) => c.primaryKey().references('auth_users.id'))
+    .addColumn('email', 'text')
+    .addColumn('display_name', 'text', (c) => c.notNull())
+    .addColumn('timezone', 'text', (c) => c.notNull().defaultTo('America/New_York'))
+    .addColumn('level', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('total_xp', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('avatar_url', 'text')
+    .addColumn('streak', 'jsonb', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
+    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
+    .addColumn('deleted_at', 'timestamptz')
+    .execute();
+
+  await db.schema
+    .createTable('auth_sessions')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('auth_users.id').onDelete('cascade'))
+    .addColumn('aal', 'text', (c) => c.notNull())
+    .addColumn('amr', 'jsonb', (c) => c.notNull())
+    .addColumn('factor_id', 'text')
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('refreshed_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('not_after', 'timestamptz', (c) => c.notNull())
+    .addColumn('user_agent', 'text')
+    .addColumn('ip', 'text')
+    .execute();
+  await db.schema.createIndex('auth_sessions_user_idx').on('auth_sessions').column('user_id').execute();
+
+  await db.schema
+    .createTable('auth_refresh_tokens')
+    .addColumn('id', 'bigserial', (c) => c.primaryKey())
+    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('session_id', 'text', (c) => c.notNull().references('auth_sessions.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('rotated_at', 'timestamptz')
+    .execute();
+  await db.schema
+    .createIndex('auth_refresh_tokens_session_idx')
+    .on('auth_refresh_tokens')
+    .column('session_id')
+    .execute();
+
+  await db.schema
+    .createTable('auth_one_time_tokens')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('auth_users.id').onDelete('cascade'))
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('email', 'text', (c) => c.notNull())
+    .addColumn('link_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('code_hash', 'text', (c) => c.notNull())
+    .addColumn('code_challenge', 'text')
+    .addColumn('code_challenge_method', 'text')
+    .addColumn('redirect_to', 'text')
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('used_at', 'timestamptz')
+    .execute();
+  await db.schema
+    .createIndex('auth_one_time_tokens_email_idx')
+    .on('auth_one_time_tokens')
+    .columns(['email', 'kind'])
+    .execute();
+
+  await db.schema
+    .createTable('auth_flow_states')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('code_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('auth_users.id').onDelete('cascade'))
+    .addColumn('code_challenge', 'text', (c) => c.notNull())
+    .addColumn('code_challenge_method', 'text', (c) => c.notNull())
+    .addColumn('authentication_method', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('used_at', 'timestamptz')
+    .execute();
+
+  await db.schema
+    .createTable('auth_factors')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('auth_users.id').onDelete('cascade'))
+    .addColumn('friendly_name', 'text')
+    .addColumn('factor_type', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('secret_enc', 'text', (c) => c.notNull())
+    .addColumn('last_used_step', 'bigint')
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('last_challenged_at', 'timestamptz')
+    .execute();
+  await db.schema.createIndex('auth_factors_user_idx').on('auth_factors').column('user_id').execute();
+
+  await db.schema
+    .createTable('auth_challenges')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('factor_id', 'text', (c) => c.notNull().references('auth_factors.id').onDelete('cascade'))
+    .addColumn('session_id', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('verified_at', 'timestamptz')
+    .execute();
+
+  await db.schema
+    .createTable('auth_signing_keys')
+    .addColumn('kid', 'text', (c) => c.primaryKey())
+    .addColumn('alg', 'text', (c) => c.notNull())
+    .addColumn('public_jwk', 'jsonb', (c) => c.notNull())
+    .addColumn('private_key_enc', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('retired_at', 'timestamptz')
+    .execute();
+
+  await db.schema
+    .createTable('auth_rate_limits')
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('window_start', 'timestamptz', (c) => c.notNull())
+    .addColumn('count', 'integer', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('dev_mail')
+    .addColumn('id', 'bigserial', (c) => c.primaryKey())
+    .addColumn('to_address', 'text', (c) => c.notNull())
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('text_body', 'text', (c) => c.notNull())
+    .addColumn('links', 'jsonb', (c) => c.notNull())
+    .addColumn('sent_at', 'timestamptz', (c) => c.notNull())
+    .execute();
+}
+
 /** Schema owned by this module; registered in app-server/db/migrations/index.ts. */
-export const authMigrations: Record<string, Migration> = {};
+export const authMigrations: Record<string, Migration> = {
+  '2026-11-22-03-auth-tables': { up },
+};

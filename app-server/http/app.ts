@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
+import type { AuthCore } from '../auth/auth-core.ts';
+import { devApp, gotrueApp, productAuthApp } from '../auth/auth-module.ts';
 import type { ProjectionRunner } from '../../projections/runner/projection-runner.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -19,6 +21,8 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly database: Database;
   readonly projections: ProjectionRunner;
+  /** The auth service (GoTrue-compatible API, profile routes, product-API guard). */
+  readonly auth: AuthCore;
   readonly reportError?: (error: unknown) => void;
 }
 
@@ -39,7 +43,11 @@ export function createApp(deps: AppDeps) {
     errorHandler({ logger: deps.logger, ...(deps.reportError ? { report: (e) => deps.reportError?.(e) } : {}) }),
   );
   app.notFound(notFoundHandler);
-  return app.route('/', healthRoutes(deps));
+  return app
+    .route('/', healthRoutes(deps))
+    .route('/auth/v1', gotrueApp(deps.auth))
+    .route('/auth', productAuthApp(deps.auth))
+    .route('/dev', devApp(deps.auth));
 }
 
 /** The API's type, for a typed client (`hc<AppType>`) in the web app. */

@@ -23,8 +23,10 @@ function register(command: RegisterUser, state: AccountState): Result {
 }
 
 function update(command: UpdateProfile, state: Active): Result {
-  const zone = command.timezone === undefined ? right(undefined) : validateTimeZone(command.timezone);
-  const name = command.displayName === undefined ? right(undefined) : validateDisplayName(command.displayName);
+  const zone: Either<DomainError, string | undefined> =
+    command.timezone === undefined ? right(undefined) : validateTimeZone(command.timezone);
+  const name: Either<DomainError, string | undefined> =
+    command.displayName === undefined ? right(undefined) : validateDisplayName(command.displayName);
   return pipe(
     zone,
     chain((timezone) =>

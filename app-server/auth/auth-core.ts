@@ -1,0 +1,193 @@
+import type { Context } from 'hono';
+import type { Transaction } from 'kysely';
+import type { Logger } from 'pino';
+import type { EventStore } from '../../domain/shared/event-store.ts';
+import type { DevMailbox } from '../adapters/mail/dev-mailbox.ts';
+import type { Mailer } from '../adapters/mail/mailer.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { authErrors } from './auth-error.ts';
+import { type FactorStore, factorJson } from './factor-store.ts';
+import type { FlowStates } from './flow-states.ts';
+import type { KeyStore } from './key-store.ts';
+import { tokenMail } from './mail-templates.ts';
+import type { OneTimeTokens, TokenKind } from './one-time-tokens.ts';
+import type { PasswordHasher } from './password-hasher.ts';
+import { AUTH_LIMITS, type RateLimiter } from './rate-limiter.ts';
+import { clientIp, safeRedirect } from './request.ts';
+import type { SecretBox } from './secrets.ts';
+import type { Session, SessionStore } from './session-store.ts';
+import type { AccessClaims, TokenService } from './token-service.ts';
+import type { AuthUser, UserStore } from './user-store.ts';
+
+/** Everything the auth routes share: stores, services and the few helpers every route needs. */
+export type AuthCore = {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly database: Database;
+  readonly store: EventStore<Transaction<object>>;
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
+  readonly tokens: TokenService;
+  readonly keys: KeyStore;
+  readonly hasher: PasswordHasher;
+  readonly limiter: RateLimiter;
+  readonly otps: OneTimeTokens;
+  readonly flows: FlowStates;
+  readonly factors: FactorStore;
+  readonly box: SecretBox;
+  readonly mailer: Mailer;
+  readonly mailbox: DevMailbox | null;
+};
+
+/** The signed-in caller of a protected auth route. */
+export type Caller = { claims: AccessClaims; session: Session; user: AuthUser };
+
+/** The caller's IP as the rate limiter sees it. */
+export function ipOf(core: AuthCore, c: Context): string {
+  return clientIp(c, core.config.AUTH_TRUST_PROXY);
+}
+
+/** The GoTrue `User` object of the client's types. */
+export async function userJson(core: AuthCore, user: AuthUser) {
+  const iso = (d: Date | null) => d?.toISOString();
+  const factors = (await core.factors.list(user.id)).map(factorJson);
+  const identity = {
+    identity_id: user.id,
+    id: user.id,
+    user_id: user.id,
+    identity_data: { sub: user.id, email: user.email, email_verified: user.emailConfirmedAt !== null },
+    provider: 'email',
+    email: user.email,
+    created_at: iso(user.createdAt),
+    updated_at: iso(user.updatedAt),
+    last_sign_in_at: iso(user.lastSignInAt),
+  };
+  return {
+    id: user.id,
+    aud: core.config.AUTH_JWT_AUDIENCE,
+    role: 'authenticated',
+    email: user.email,
+    email_confirmed_at: iso(user.emailConfirmedAt),
+    confirmed_at: iso(user.emailConfirmedAt),
+    confirmation_sent_at: iso(user.confirmationSentAt),
+    recovery_sent_at: iso(user.recoverySentAt),
+    ...(user.newEmail ? { new_email: user.newEmail, email_change_sent_at: iso(user.emailChangeSentAt) } : {}),
+    phone: '',
+    last_sign_in_at: iso(user.lastSignInAt),
+    app_metadata: { provider: 'email', providers: ['email'] },
+    user_metadata: {
+      ...user.metadata,
+      email: user.email,
+      email_verified: user.emailConfirmedAt !== null,
+      sub: user.id,
+    },
+    identities: [identity],
+    ...(factors.length > 0 ? { factors } : {}),
+    created_at: iso(user.createdAt),
+    updated_at: iso(user.updatedAt),
+    is_anonymous: false,
+  };
+}
+
+/** A session answer: access token for the session at its current level, the refresh token, and the user. */
+export async function sessionJson(core: AuthCore, user: AuthUser, session: Session, refreshToken: string) {
+  const access = await core.tokens.issue({
+    sub: user.id,
+    email: user.email,
+    aal: session.aal,
+    amr: session.amr,
+    session_id: session.id,
+    app_metadata: { provider: 'email', providers: ['email'] },
+    user_metadata: user.metadata,
+  });
+  return {
+    access_token: access.token,
+    token_type: 'bearer' as const,
+    expires_in: access.expiresIn,
+    expires_at: access.expiresAt,
+    refresh_token: refreshToken,
+    user: await userJson(core, user),
+  };
+}
+
+/** Starts a session for a user who just proved who they are by `method`. */
+export async function signIn(core: AuthCore, c: Context, user: AuthUser, method: string) {
+  const { session, refreshToken } = await core.sessions.create({
+    userId: user.id,
+    method,
+    userAgent: c.req.header('user-agent') ?? null,
+    ip: ipOf(core, c),
+  });
+  const signedIn = await core.users.update(user.id, { last_sign_in_at: core.clock.now() });
+  return sessionJson(core, signedIn, session, refreshToken);
+}
+
+/** The bearer token's caller: verified signature/exp/aud/iss, a live session and an existing user. */
+export async function authenticate(core: AuthCore, c: Context): Promise<Caller> {
+  const header = c.req.header('authorization') ?? '';
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match?.[1]) throw authErrors.noAuthorization();
+  const claims = await core.tokens.verify(match[1]);
+  const session = await core.sessions.active(claims.session_id);
+  if (!session || session.userId !== claims.sub) throw authErrors.sessionNotFound();
+  const user = await core.users.byId(claims.sub);
+  if (!user) throw authErrors.sessionNotFound();
+  return { claims, session, user };
+}
+
+/** The redirect an e-mailed link will land on: `redirect_to` (query or body) if allowed, else APP_URL. */
+export function redirectOf(core: AuthCore, c: Context, bodyValue?: unknown): string {
+  const requested = c.req.query('redirect_to') ?? (typeof bodyValue === 'string' ? bodyValue : null);
+  const allow = core.config.AUTH_REDIRECT_ALLOW_LIST.split(',').map((s) => s.trim());
+  return safeRedirect(requested, core.config.APP_URL, [...allow, core.config.PUBLIC_URL]);
+}
+
+/**
+ * Mail quota: one mail a minute and six an hour per address, thirty an hour per IP. Counting per address never
+ * blocks sign-in (only more mails), so an attacker cannot lock the owner out with it.
+ */
+export async function checkEmailQuota(core: AuthCore, email: string, ip: string): Promise<void> {
+  const perIp = await core.limiter.hit(`email:ip:${ip}`, AUTH_LIMITS.emailRequestsPerIp);
+  if (!perIp.allowed)
+    throw authErrors.rateLimited(
+      `Too many email requests from this network. Try again in ${perIp.retryAfter} seconds.`,
+    );
+  const perMinute = await core.limiter.hit(`email:addr:${email}`, AUTH_LIMITS.emailsPerAddress);
+  if (!perMinute.allowed) throw authErrors.emailRateLimited(perMinute.retryAfter);
+  const perHour = await core.limiter.hit(`email:addr-hour:${email}`, AUTH_LIMITS.emailsPerAddressHourly);
+  if (!perHour.allowed) throw authErrors.emailRateLimited(perHour.retryAfter);
+}
+
+/** Issues a one-time token and mails its link and code. */
+export async function mailToken(
+  core: AuthCore,
+  input: {
+    kind: TokenKind;
+    user: AuthUser;
+    to: string;
+    redirectTo: string;
+    codeChallenge?: string | null;
+    codeChallengeMethod?: string | null;
+  },
+): Promise<void> {
+  const issued = await core.otps.issue({
+    userId: input.user.id,
+    kind: input.kind,
+    email: input.to,
+    redirectTo: input.redirectTo,
+    codeChallenge: input.codeChallenge ?? null,
+    codeChallengeMethod: input.codeChallengeMethod ?? null,
+  });
+  await core.mailer.send(
+    tokenMail({
+      kind: input.kind,
+      to: input.to,
+      publicUrl: core.config.PUBLIC_URL,
+      redirectTo: input.redirectTo,
+      ...issued,
+    }),
+  );
+}

@@ -1,0 +1,106 @@
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Logger } from 'pino';
+
+/** The API version the standard client understands; with it, the client reads `code` as the error code. */
+export const API_VERSION = '2024-01-01';
+
+/**
+ * A refusal of the GoTrue-compatible API: the HTTP status, a stable error code from the client's ErrorCode list
+ * (lib/error-codes.d.ts), and a message for people. `extra` adds fields such as `weak_password`.
+ */
+export class AuthApiError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly code: string;
+  readonly extra: Record<string, unknown> | undefined;
+
+  constructor(status: ContentfulStatusCode, code: string, message: string, extra?: Record<string, unknown>) {
+    super(message);
+    this.name = 'AuthApiError';
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+  }
+}
+
+/** The body the client's handleError parses: `code`/`error_code` for the code, `msg`/`message` for the text. */
+export function authErrorBody(code: string, message: string, extra?: Record<string, unknown>) {
+  return { code, error_code: code, msg: message, message, error: code, error_description: message, ...extra };
+}
+
+/** Answers an AuthApiError in the GoTrue shape. */
+export function respondAuthError(c: Context, error: AuthApiError): Response {
+  c.header('X-Supabase-Api-Version', API_VERSION);
+  return c.json(authErrorBody(error.code, error.message, error.extra), error.status);
+}
+
+/** `onError` of the /auth/v1 sub-app: known refusals in the GoTrue shape, bad JSON as 400, anything else 500. */
+export function authErrorHandler(logger: Logger): ErrorHandler {
+  return (error, c) => {
+    if (error instanceof AuthApiError) return respondAuthError(c, error);
+    if (error instanceof SyntaxError && /JSON/i.test(error.message)) {
+      return respondAuthError(c, new AuthApiError(400, 'bad_json', 'Could not parse request body as JSON'));
+    }
+    if (error instanceof HTTPException) {
+      const code = error.status === 413 ? 'request_too_large' : 'validation_failed';
+      return respondAuthError(c, new AuthApiError(error.status, code, error.message || 'Request failed'));
+    }
+    logger.error({ err: error, requestId: c.get('requestId') }, 'unhandled auth error');
+    c.header('X-Supabase-Api-Version', API_VERSION);
+    return c.json(authErrorBody('unexpected_failure', 'Unexpected failure, please try again'), 500);
+  };
+}
+
+/** Unknown /auth/v1 paths answer 404 in the GoTrue shape. */
+export const authNotFound: NotFoundHandler = (c) =>
+  respondAuthError(c, new AuthApiError(404, 'not_found', 'Not found'));
+
+/** Common refusals, named once so every route words them the same way. */
+export const authErrors = {
+  badJson: () => new AuthApiError(400, 'bad_json', 'Could not parse request body as JSON'),
+  validation: (message: string) => new AuthApiError(400, 'validation_failed', message),
+  invalidEmail: () =>
+    new AuthApiError(400, 'email_address_invalid', 'Unable to validate email address: invalid format'),
+  weakPassword: () =>
+    new AuthApiError(422, 'weak_password', 'Password must be at least 8 characters', {
+      weak_password: { reasons: ['length'], message: 'Password must be at least 8 characters' },
+    }),
+  invalidCredentials: () => new AuthApiError(400, 'invalid_credentials', 'Invalid login credentials'),
+  emailNotConfirmed: () => new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed'),
+  noAuthorization: () => new AuthApiError(401, 'no_authorization', 'This endpoint requires a valid Bearer token'),
+  badJwt: (detail: string) => new AuthApiError(403, 'bad_jwt', `Invalid JWT: ${detail}`),
+  sessionNotFound: () =>
+    new AuthApiError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist'),
+  sessionExpired: () => new AuthApiError(400, 'session_expired', 'Session expired'),
+  refreshTokenNotFound: () =>
+    new AuthApiError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found'),
+  refreshTokenReused: () => new AuthApiError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
+  otpExpired: () => new AuthApiError(403, 'otp_expired', 'Token has expired or is invalid'),
+  flowStateNotFound: () =>
+    new AuthApiError(404, 'flow_state_not_found', 'Invalid flow state, no valid flow state found'),
+  badCodeVerifier: () =>
+    new AuthApiError(400, 'bad_code_verifier', 'Code challenge does not match previously saved code verifier'),
+  reauthNeeded: () =>
+    new AuthApiError(400, 'reauthentication_needed', 'Changing your email or password requires reauthentication'),
+  reauthNotValid: () => new AuthApiError(400, 'reauthentication_not_valid', 'Verification code is invalid or expired'),
+  samePassword: () => new AuthApiError(422, 'same_password', 'New password should be different from the old password.'),
+  emailExists: () =>
+    new AuthApiError(422, 'email_exists', 'A user with this email address has already been registered'),
+  insufficientAal: () => new AuthApiError(403, 'insufficient_aal', 'AAL2 session is required to perform this action'),
+  factorNotFound: () => new AuthApiError(404, 'mfa_factor_not_found', 'Factor not found'),
+  challengeNotFound: () => new AuthApiError(404, 'mfa_challenge_expired', 'Challenge not found or already used'),
+  challengeExpired: () =>
+    new AuthApiError(400, 'mfa_challenge_expired', 'MFA challenge has expired, verify against another challenge'),
+  mfaFailed: () => new AuthApiError(422, 'mfa_verification_failed', 'Invalid TOTP code entered'),
+  userNotFound: () => new AuthApiError(404, 'user_not_found', 'User not found'),
+  otpSignupDisabled: () => new AuthApiError(422, 'otp_disabled', 'Signups not allowed for otp'),
+  rateLimited: (message: string) => new AuthApiError(429, 'over_request_rate_limit', message),
+  emailRateLimited: (seconds: number) =>
+    new AuthApiError(
+      429,
+      'over_email_send_rate_limit',
+      `For security purposes, you can only request this after ${seconds} seconds.`,
+    ),
+  notSupported: (code: string, what: string) => new AuthApiError(400, code, `${what} is not supported by this server`),
+};

@@ -1,0 +1,56 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+/** A URL-safe random secret with 256 bits of entropy (refresh tokens, e-mailed link tokens, auth codes). */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** A 6-digit code for e-mail OTPs and reauthentication nonces. */
+export function randomCode(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+}
+
+/** SHA-256 in hex: secrets are stored only as their hash, so a leaked table yields no usable token. */
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Compares two strings in time independent of where they differ. */
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Encrypts small secrets at rest (signing keys, TOTP secrets) with AES-256-GCM. */
+export interface SecretBox {
+  seal(plaintext: string): string;
+  open(sealed: string): string;
+}
+
+// Development only (config refuses production without AUTH_ENCRYPTION_KEY): lets `npm start` work with no setup.
+const DEVELOPMENT_SECRET = 'stridestake-development-only-secret-do-not-use-in-production';
+
+/** A SecretBox keyed by SHA-256 of the configured secret; output is `v1.<iv>.<tag>.<ciphertext>` in base64url. */
+export function createSecretBox(secret: string | undefined): SecretBox {
+  const key = createHash('sha256')
+    .update(secret ?? DEVELOPMENT_SECRET)
+    .digest();
+  return {
+    seal(plaintext) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return ['v1', iv, cipher.getAuthTag(), body]
+        .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+        .join('.');
+    },
+    open(sealed) {
+      const [version, iv, tag, body] = sealed.split('.');
+      if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('Unreadable sealed secret');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    },
+  };
+}

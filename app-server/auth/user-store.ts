@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { isLeft } from 'fp-ts/Either';
+import type { Transaction, Updateable } from 'kysely';
+import { accountDecider, accountStreamId } from '../../domain/account/decide.ts';
+import type { AccountEvent } from '../../domain/account/events.ts';
+import { foldEvents } from '../../domain/shared/decider.ts';
+import type { EventStore, NewEvent } from '../../domain/shared/event-store.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { AuthApiError } from './auth-error.ts';
+import type { AuthTables, AuthUserRow, AuthUserTable } from './tables.ts';
+
+/** A login identity as read from auth_users. */
+export type AuthUser = {
+  id: string;
+  email: string;
+  passwordHash: string | null;
+  emailConfirmedAt: Date | null;
+  confirmationSentAt: Date | null;
+  recoverySentAt: Date | null;
+  newEmail: string | null;
+  emailChangeSentAt: Date | null;
+  lastSignInAt: Date | null;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
+
+function toUser(row: AuthUserRow): AuthUser {
+  return {
+    id: row.id,
+    email: row.email,
+    passwordHash: row.encrypted_password,
+    emailConfirmedAt: date(row.email_confirmed_at),
+    confirmationSentAt: date(row.confirmation_sent_at),
+    recoverySentAt: date(row.recovery_sent_at),
+    newEmail: row.new_email,
+    emailChangeSentAt: date(row.email_change_sent_at),
+    lastSignInAt: date(row.last_sign_in_at),
+    metadata: row.user_metadata,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** Builds event metadata for an account event caused by the user themself. */
+export function accountEventMetadata(userId: string, occurredAt: string, correlationId: string) {
+  return { eventId: randomUUID(), occurredAt, actorId: userId, correlationId, causationId: null, schemaVersion: 1 };
+}
+
+/** Turns domain events into events to append. */
+export function toNewEvents(events: readonly AccountEvent[], userId: string, at: string, correlationId: string) {
+  return events.map((e): NewEvent => ({ ...e, metadata: accountEventMetadata(userId, at, correlationId) }));
+}
+
+/** Reads and writes login identities; creates a user together with its profile and first event. */
+export interface UserStore {
+  byId(id: string): Promise<AuthUser | null>;
+  byEmail(email: string): Promise<AuthUser | null>;
+  /**
+   * Creates the login identity, the product profile (§3 User) and `UserRegistered` in ONE transaction, so the
+   * half-way state behind 'Account created but profile setup failed' cannot exist.
+   */
+  register(input: {
+    email: string;
+    passwordHash: string | null;
+    displayName: string;
+    timezone: string | undefined;
+    metadata: Record<string, unknown>;
+    correlationId: string;
+  }): Promise<AuthUser>;
+  update(id: string, changes: Updateable<AuthUserTable>): Promise<AuthUser>;
+}
+
+export interface UserStoreOptions {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly store: EventStore<Transaction<object>>;
+}
+
+/** The UserStore over auth_users and users. */
+export function createUserStore(options: UserStoreOptions): UserStore {
+  const db = options.db.withTables<AuthTables>();
+  return {
+    async byId(id) {
+      const row = await db
+        .selectFrom('auth_users')
+        .selectAll()
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return row ? toUser(row) : null;
+    },
+    async byEmail(email) {
+      const row = await db
+        .selectFrom('auth_users')
+        .selectAll()
+        .where('email', '=', email)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return row ? toUser(row) : null;
+    },
+    async register(input) {
+      const at = options.clock.now();
+      const id = randomUUID();
+      const decided = accountDecider.decide(
+        {
+          type: 'RegisterUser',
+          userId: id,
+          displayName: input.displayName,
+          timezone: input.timezone,
+          now: at.toISOString(),
+        },
+        foldEvents(accountDecider, []),
+      );
+      if (isLeft(decided)) throw new AuthApiError(400, 'validation_failed', decided.left.message);
+      const registered = decided.right[0];
+      if (registered?.type !== 'UserRegistered') throw new Error('RegisterUser must produce UserRegistered');
+      const displayName = input.displayName.trim().replace(/\s+/g, ' ');
+      const row = await options.db.transaction().execute(async (outer) => {
+        const tx = outer.withTables<AuthTables>();
+        const inserted = await tx
+          .insertInto('auth_users')
+          .values({
+            id,
+            email: input.email,
+            encrypted_password: input.passwordHash,
+            user_metadata: JSON.stringify({ ...input.metadata, display_name: displayName }),
+            created_at: at,
+            updated_at: at,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await tx
+          .insertInto('users')
+          .values({
+            id,
+            email: input.email,
+            display_name: displayName,
+            timezone: registered.data.timezone,
+            level: 0,
+            total_xp: 0,
+            avatar_url: null,
+            streak: JSON.stringify({ current_streak: 0, longest_streak: 0, last_completed_week: null }),
+            created_at: at,
+            updated_at: at,
+          })
+          .execute();
+        await options.store.appendToStream(
+          accountStreamId(id),
+          toNewEvents(decided.right, id, at.toISOString(), input.correlationId),
+          { expectedVersion: 'no_stream', transaction: outer },
+        );
+        return inserted;
+      });
+      return toUser(row);
+    },
+    async update(id, changes) {
+      const row = await db
+        .updateTable('auth_users')
+        .set({ ...changes, updated_at: options.clock.now() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toUser(row);
+    },
+  };
+}
