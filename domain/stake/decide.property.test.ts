@@ -19,46 +19,67 @@ type Shape =
   | { type: 'RecordChargeSucceeded'; attempt: number; cents: number }
   | { type: 'RecordChargeFailed'; attempt: number; failure: 'declined' | 'authentication_required' };
 
+// Weighted so that long paths (expiry, charge failures, retries, write-off) are reached, not only early releases.
 const shapeArb: fc.Arbitrary<Shape> = fc.oneof(
-  fc.record({
-    type: fc.constant('RecordHoldPlaced' as const),
-    pi: fc.constantFrom('pi_1', 'pi_2'),
-    holdHours: fc.integer({ min: 1, max: 170 }),
-  }),
-  fc.record({
-    type: fc.constantFrom(
-      'RecordHoldFailed' as const,
-      'RecordHoldExpired' as const,
-      'SettleCompleted' as const,
-      'SettleMissed' as const,
-      'SettleCanceled' as const,
-      'VoidStake' as const,
-      'RetryCharge' as const,
-    ),
-  }),
-  fc.record({ type: fc.constant('RecordCaptureSucceeded' as const), cents: fc.constantFrom(1000, 500) }),
-  fc.record({
-    type: fc.constant('RecordChargeSucceeded' as const),
-    attempt: fc.integer({ min: 1, max: 3 }),
-    cents: fc.constant(1000),
-  }),
-  fc.record({
-    type: fc.constant('RecordChargeFailed' as const),
-    attempt: fc.integer({ min: 1, max: 3 }),
-    failure: fc.constantFrom('declined' as const, 'authentication_required' as const),
-  }),
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant('RecordHoldPlaced' as const),
+      pi: fc.constantFrom('pi_1', 'pi_2'),
+      holdHours: fc.integer({ min: 1, max: 170 }),
+    }),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      type: fc.constantFrom(
+        'RecordHoldFailed' as const,
+        'RecordHoldExpired' as const,
+        'SettleMissed' as const,
+        'SettleCanceled' as const,
+        'RetryCharge' as const,
+      ),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ type: fc.constantFrom('SettleCompleted' as const, 'VoidStake' as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant('RecordCaptureSucceeded' as const), cents: fc.constantFrom(1000, 500) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('RecordChargeSucceeded' as const),
+      attempt: fc.integer({ min: 0, max: 3 }), // 0: the attempt in flight
+      cents: fc.constant(1000),
+    }),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      type: fc.constant('RecordChargeFailed' as const),
+      attempt: fc.integer({ min: 0, max: 3 }), // 0: the attempt in flight
+      failure: fc.constantFrom('declined' as const, 'authentication_required' as const),
+    }),
+  },
 );
 
-function toCommand(shape: Shape, now: Temporal.Instant): StakeCommand {
+function toCommand(shape: Shape, now: Temporal.Instant, inFlight: number): StakeCommand {
   switch (shape.type) {
     case 'RecordHoldPlaced':
       return { type: shape.type, paymentIntentId: shape.pi, captureBefore: now.add({ hours: shape.holdHours }), now };
     case 'RecordCaptureSucceeded':
       return { type: shape.type, capturedCents: shape.cents, now };
     case 'RecordChargeSucceeded':
-      return { type: shape.type, attempt: shape.attempt, paymentIntentId: 'pi_c', capturedCents: shape.cents, now };
+      return {
+        type: shape.type,
+        attempt: shape.attempt || inFlight,
+        paymentIntentId: 'pi_c',
+        capturedCents: shape.cents,
+        now,
+      };
     case 'RecordChargeFailed':
-      return { type: shape.type, attempt: shape.attempt, failure: shape.failure, now };
+      return { type: shape.type, attempt: shape.attempt || inFlight, failure: shape.failure, now };
     case 'RecordHoldFailed':
       return { type: shape.type, reason: 'card_declined', now };
     default:
@@ -72,7 +93,7 @@ describe('stake properties under any sequence of commands', () => {
   it('a final state at most once; no capture at/after capture_before; nothing taken once the goal was completed', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(shapeArb, fc.integer({ min: 0, max: 40 * 60 })), { maxLength: 40 }),
+        fc.array(fc.tuple(shapeArb, fc.integer({ min: 0, max: 48 * 60 })), { maxLength: 60 }),
         fc.constantFrom(null, 'c1'),
         (steps, charityId) => {
           let now = start;
@@ -96,7 +117,8 @@ describe('stake properties under any sequence of commands', () => {
           for (const [shape, minutes] of steps) {
             now = now.add({ minutes });
             const state = foldEvents(stakeDecider, history);
-            const result = stakeDecider.decide(toCommand(shape, now), state);
+            const inFlight = state.status === 'charging' ? state.attempt : 1;
+            const result = stakeDecider.decide(toCommand(shape, now, inFlight), state);
             if (!isRight(result)) continue;
             for (const event of result.right) {
               if (FINAL_EVENTS.has(event.type)) {
@@ -136,6 +158,73 @@ describe('stake properties under any sequence of commands', () => {
           expect(history.filter((e) => e.type === 'StakeChargeRequested').length).toBeLessThanOrEqual(3);
         },
       ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('property: the off-session charge loop is bounded', () => {
+  it('at most 3 attempts, retries only when due, written off exactly when all 3 failed, final at most once', () => {
+    const step = fc.oneof(
+      fc.record({
+        kind: fc.constant('fail' as const),
+        failure: fc.constantFrom('declined' as const, 'authentication_required' as const),
+      }),
+      fc.record({ kind: fc.constant('succeed' as const) }),
+      fc.record({ kind: fc.constant('retry' as const) }),
+      fc.record({ kind: fc.constant('settle' as const) }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(step, fc.integer({ min: 0, max: 100 })), { maxLength: 30 }), (steps) => {
+        let now = Temporal.Instant.from('2025-03-17T04:00:00Z');
+        const history: StakeEvent[] = [
+          {
+            type: 'StakeOpened',
+            data: {
+              stakeId: 's1',
+              goalId: 'g1',
+              userId: 'u1',
+              amountCents: 5000,
+              charityId: 'c1',
+              paymentMethodId: 'pm1',
+              weekStart: '2025-03-10',
+              timeZone: 'America/New_York',
+              openedAt: now.toString(),
+            },
+          },
+        ];
+        const apply = (command: StakeCommand) => {
+          const result = stakeDecider.decide(command, foldEvents(stakeDecider, history));
+          if (isRight(result)) history.push(...result.right);
+          return result;
+        };
+        apply({ type: 'SettleMissed', now });
+        for (const [s, hours] of steps) {
+          now = now.add({ hours });
+          const state = foldEvents(stakeDecider, history);
+          const attempt = state.status === 'charging' ? state.attempt : 1;
+          if (s.kind === 'fail') apply({ type: 'RecordChargeFailed', attempt, failure: s.failure, now });
+          if (s.kind === 'succeed')
+            apply({ type: 'RecordChargeSucceeded', attempt, paymentIntentId: 'pi', capturedCents: 5000, now });
+          if (s.kind === 'settle') apply({ type: 'SettleMissed', now });
+          if (s.kind === 'retry') {
+            const due =
+              state.status === 'charge_failed' &&
+              Temporal.Instant.compare(now, Temporal.Instant.from(state.nextAttemptAt)) >= 0;
+            const result = apply({ type: 'RetryCharge', now });
+            if (state.status === 'charge_failed') expect(isRight(result)).toBe(due);
+          }
+        }
+        const requests = history.filter((e) => e.type === 'StakeChargeRequested');
+        const failures = history.filter((e) => e.type === 'StakeChargeFailed');
+        const finals = history.filter((e) => FINAL_EVENTS.has(e.type));
+        expect(requests.length).toBeLessThanOrEqual(3);
+        expect(finals.length).toBeLessThanOrEqual(1);
+        expect(history.some((e) => e.type === 'StakeWrittenOff')).toBe(failures.length === 3);
+        expect(new Set(requests.map((e) => e.type === 'StakeChargeRequested' && e.data.idempotencyKey)).size).toBe(
+          requests.length,
+        );
+      }),
       { numRuns: 1000 },
     );
   });
