@@ -2,18 +2,25 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import {
   comparePositions,
   type LogPosition,
+  type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
-} from '../../../../domain/shared/event-store.ts';
-import type { UpcastFn } from '../upcasting.ts';
-import { hasHiddenEvents, readAllRows, readHeadPosition } from './read-events.ts';
-import type { WakeSignal } from './wake-signal.ts';
+} from '../../../domain/shared/event-store.ts';
 
-/** What a subscription needs from its store. */
+/**
+ * What a checkpointed subscription needs from a store. Checkpoints and the handler's transaction always live in
+ * PostgreSQL (`db`), where read models live; the events may come from elsewhere (KurrentDB).
+ */
 export interface SubscriptionContext {
   readonly db: Kysely<object>;
-  readonly wake: WakeSignal;
-  readonly upcast: UpcastFn | null;
+  /** Reads up to `maxCount` events strictly after `after`, in log order (inside the batch's transaction). */
+  readBatch(tx: Kysely<object>, after: LogPosition, maxCount: number): Promise<RecordedEvent[]>;
+  /** The newest position a reader can get now. */
+  headPosition(): Promise<LogPosition | null>;
+  /** True when committed events after `after` are not readable yet (so look again soon). */
+  hasHiddenEvents(after: LogPosition): Promise<boolean>;
+  /** Registers a wake-up for appends; `ready` resolves once wake-ups flow. */
+  onWake(listener: () => void): { ready: Promise<void>; remove: () => void };
   /** Longest sleep without a notification; only matters if one is lost. */
   readonly wakeTimeoutMs: number;
 }
@@ -25,6 +32,8 @@ const MAX_RETRY_MS = 5000;
 // wrote no events: look again soon, backing off so a long transaction does not cost a busy loop.
 const FIRST_HIDDEN_RETRY_MS = 5;
 const MAX_HIDDEN_RETRY_MS = 250;
+// First key of the two-key advisory locks taken on checkpoints, apart from any single-key lock.
+const CHECKPOINT_LOCK_SPACE = 7_240_117;
 const ORIGIN: LogPosition = { commit: 0, prepare: 0 };
 
 /** Starts a checkpointed subscription to the global log; see SubscribeOptions for the guarantees. */
@@ -60,14 +69,14 @@ class CheckpointedSubscription implements Subscription {
   }
 
   async caughtUp(): Promise<void> {
-    const head = await readHeadPosition(this.#context.db);
+    const head = await this.#context.headPosition();
     if (head === null || (this.#position && comparePositions(this.#position, head) >= 0)) return;
     if (this.#stopped) throw new Error(`Subscription ${this.#options.checkpointName} is stopped`);
     await new Promise<void>((resolve, reject) => this.#waiters.push({ target: head, resolve, reject }));
   }
 
   async #run(): Promise<void> {
-    const registration = this.#context.wake.add(() => {
+    const registration = this.#context.onWake(() => {
       this.#notifications++;
       this.#interrupt?.();
     });
@@ -82,7 +91,7 @@ class CheckpointedSubscription implements Subscription {
           const applied = await this.#applyBatch();
           retryMs = FIRST_RETRY_MS;
           if (applied > 0 || this.#notifications !== notificationsBefore) continue;
-          if (await hasHiddenEvents(this.#context.db, this.#position ?? ORIGIN)) {
+          if (await this.#context.hasHiddenEvents(this.#position ?? ORIGIN)) {
             await this.#sleep(hiddenRetryMs, notificationsBefore);
             hiddenRetryMs = Math.min(hiddenRetryMs * 2, MAX_HIDDEN_RETRY_MS);
           } else {
@@ -112,12 +121,12 @@ class CheckpointedSubscription implements Subscription {
 
   /** One batch: read after the checkpoint, handle, store the checkpoint; all in one transaction. */
   async #applyBatch(): Promise<number> {
-    const { db, upcast } = this.#context;
+    const { db } = this.#context;
     const reached = await db.transaction().execute(async (tx) => {
       // Another instance with the same checkpoint name (a second server) waits here, then reads our checkpoint.
-      await sql`select pg_advisory_xact_lock(hashtext(${this.#lockKey}))`.execute(tx);
+      await sql`select pg_advisory_xact_lock(${CHECKPOINT_LOCK_SPACE}, hashtext(${this.#lockKey}))`.execute(tx);
       const after = (await this.#readCheckpoint(tx)) ?? ORIGIN;
-      const events = await readAllRows(tx, { after, maxCount: this.#options.batchSize ?? DEFAULT_BATCH_SIZE }, upcast);
+      const events = await this.#context.readBatch(tx, after, this.#options.batchSize ?? DEFAULT_BATCH_SIZE);
       const last = events.at(-1);
       if (!last) return { position: after, count: 0 };
       await this.#options.handle(events, tx);

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Sends NOTIFY after appends have committed, coalescing a burst into one notification per round trip.
+ * Sends NOTIFY after appends have committed: the first append of a quiet spell notifies at once, a burst gets one
+ * trailing notification per interval (measured: a NOTIFY per append halved single-writer append throughput).
  * PostgreSQL takes a cluster-wide lock from a NOTIFYing transaction's pre-commit until its end (WAL flush
  * included), so NOTIFY inside every append would serialise all writers' commits and defeat group commit.
  * Here the notifying statement is its own tiny transaction with synchronous_commit off: it holds that lock for
@@ -13,9 +14,12 @@ export class CommitNotifier {
   #inFlight: Promise<void> | null = null;
   #pending = false;
 
-  constructor(db: Kysely<object>, channel: string) {
+  readonly #intervalMs: number;
+
+  constructor(db: Kysely<object>, channel: string, intervalMs = 10) {
     this.#db = db;
     this.#channel = channel;
+    this.#intervalMs = intervalMs;
   }
 
   /** Schedules a notification for appends that have committed; never throws, never waits. */
@@ -39,8 +43,10 @@ export class CommitNotifier {
   }
 
   async #send(): Promise<void> {
-    await sql`select set_config('synchronous_commit', 'off', true), pg_notify(${this.#channel}, '')`
+    const sent = sql`select set_config('synchronous_commit', 'off', true), pg_notify(${this.#channel}, '')`
       .execute(this.#db)
       .catch(() => {});
+    // Holding the in-flight slot for the interval is what coalesces the appends that commit meanwhile.
+    await Promise.all([sent, new Promise((resolve) => setTimeout(resolve, this.#intervalMs))]);
   }
 }

@@ -1,11 +1,11 @@
-import type { Transaction } from 'kysely';
-import type { EventStore, Upcaster } from '../../../../domain/shared/event-store.ts';
+import type { Kysely, Transaction } from 'kysely';
+import type { EventStore, LogPosition, Upcaster } from '../../../../domain/shared/event-store.ts';
 import type { Database } from '../../../db/database.ts';
 import { createUpcast } from '../upcasting.ts';
 import { appendEvents } from './append-events.ts';
 import { CommitNotifier } from './commit-notifier.ts';
-import { readAllRows, readHeadPosition, readStreamRows } from './read-events.ts';
-import { startSubscription } from './subscription.ts';
+import { hasHiddenEvents, readAllRows, readHeadPosition, readStreamRows } from './read-events.ts';
+import { startSubscription } from '../checkpointed-subscription.ts';
 import { WakeSignal } from './wake-signal.ts';
 
 /** The transaction type of the PostgreSQL store: callers append in it, subscription handlers write through it. */
@@ -43,7 +43,15 @@ export function createPostgresEventStore(
     (options.notifyMode ?? (database.kind === 'postgres' ? 'after-commit' : 'in-transaction')) === 'after-commit';
   const notifier = afterCommit ? new CommitNotifier(db, channel) : null;
   const subscriptions = new Set<{ stop(): Promise<void> }>();
-  const context = { db, wake, upcast, wakeTimeoutMs: options.wakeTimeoutMs ?? 5000 };
+  const context = {
+    db,
+    readBatch: (tx: Kysely<object>, after: LogPosition, maxCount: number) =>
+      readAllRows(tx, { after, maxCount }, upcast),
+    headPosition: () => readHeadPosition(db),
+    hasHiddenEvents: (after: LogPosition) => hasHiddenEvents(db, after),
+    onWake: (listener: () => void) => wake.add(listener),
+    wakeTimeoutMs: options.wakeTimeoutMs ?? 5000,
+  };
 
   return {
     async appendToStream(streamId, events, appendOptions = {}) {
@@ -55,8 +63,10 @@ export function createPostgresEventStore(
       notifier.notify();
       return result;
     },
-    readStream: (streamId, readOptions = {}) => readStreamRows(db, streamId, readOptions, upcast),
-    readAll: (readOptions = {}) => readAllRows(db, readOptions, upcast),
+    readStream: (streamId, readOptions = {}) =>
+      readStreamRows(readOptions.transaction ?? db, streamId, readOptions, upcast),
+    // A rebuild's final catch-up reads inside its own transaction (on PGlite another connection would wait for it).
+    readAll: (readOptions = {}) => readAllRows(readOptions.transaction ?? db, readOptions, upcast),
     headPosition: () => readHeadPosition(db),
     subscribeToAll(subscribeOptions) {
       const subscription = startSubscription(context, subscribeOptions);

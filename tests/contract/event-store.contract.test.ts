@@ -1,0 +1,270 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '../../domain/shared/event-store.ts';
+import { newEvent, numberedEvents, uniquePrefix } from './support/contract-events.ts';
+import { DeliveryLog, runConcurrentWriters } from './support/concurrent-workload.ts';
+import { contractTargets, type OpenTarget } from './support/targets.ts';
+
+const targets = contractTargets();
+console.log(`event-store contract targets: ${targets.map((t) => t.name).join(', ')}`);
+
+const SEEDS = [1, 2, 3];
+const WORKLOAD_EVENTS = 20_000;
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.unreachable('expected a rejection'),
+    (error: unknown) => error,
+  );
+}
+
+async function expectWrongVersion(promise: Promise<unknown>, actual: number): Promise<void> {
+  const error = await rejection(promise);
+  expect(error).toBeInstanceOf(WrongExpectedVersionError);
+  expect((error as WrongExpectedVersionError).actual).toBe(actual);
+}
+
+const dataOf = (events: readonly RecordedEvent[]) => events.map((e) => e.data);
+
+describe.each(targets)('event store contract: $name', (target) => {
+  let t: OpenTarget;
+  let store: EventStore;
+
+  beforeAll(async () => {
+    t = await target.open();
+    store = t.store;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('appends and reads a stream forwards, backwards, from a revision and with maxCount', async () => {
+    const stream = uniquePrefix('read');
+    const result = await store.appendToStream(stream, numberedEvents(5));
+    expect(result.nextExpectedRevision).toBe(4);
+    const all = await store.readStream(stream);
+    expect(dataOf(all)).toEqual([0, 1, 2, 3, 4].map((n) => ({ n })));
+    expect(all.map((e) => e.streamRevision)).toEqual([0, 1, 2, 3, 4]);
+    expect(all.at(-1)!.position).toEqual(result.position);
+    expect(all.at(-1)!.globalPosition).toBe(result.globalPosition);
+    expect(dataOf(await store.readStream(stream, { direction: 'backwards' }))).toEqual(
+      [4, 3, 2, 1, 0].map((n) => ({ n })),
+    );
+    expect(dataOf(await store.readStream(stream, { fromRevision: 3 }))).toEqual([{ n: 3 }, { n: 4 }]);
+    expect(dataOf(await store.readStream(stream, { fromRevision: 1, maxCount: 2 }))).toEqual([{ n: 1 }, { n: 2 }]);
+    const back = await store.readStream(stream, { direction: 'backwards', fromRevision: 2, maxCount: 2 });
+    expect(dataOf(back)).toEqual([{ n: 2 }, { n: 1 }]);
+    expect(await store.readStream(uniquePrefix('absent'))).toEqual([]);
+  });
+
+  it('round-trips data, metadata, positions and recordedAt', async () => {
+    const stream = uniquePrefix('meta');
+    const event = newEvent('Detailed', { nested: { list: [1, 'two', null], flag: true }, text: 'ünïcødé "q"' });
+    const withCause = { ...event, metadata: { ...event.metadata, causationId: 'cmd-1', actorId: null } };
+    await store.appendToStream(stream, [withCause]);
+    const [read] = await store.readStream(stream);
+    expect(read!.type).toBe('Detailed');
+    expect(read!.data).toEqual(withCause.data);
+    expect(read!.metadata).toEqual(withCause.metadata);
+    expect(read!.streamId).toBe(stream);
+    expect(Number.isNaN(Date.parse(read!.recordedAt))).toBe(false);
+  });
+
+  it('checks every expected-version mode, accepting and refusing', async () => {
+    const stream = uniquePrefix('ev');
+    await expectWrongVersion(store.appendToStream(stream, [newEvent()], { expectedVersion: 'stream_exists' }), -1);
+    await expectWrongVersion(store.appendToStream(stream, [newEvent()], { expectedVersion: 0 }), -1);
+    const created = await store.appendToStream(stream, [newEvent()], { expectedVersion: 'no_stream' });
+    expect(created.nextExpectedRevision).toBe(0);
+    await expectWrongVersion(store.appendToStream(stream, [newEvent()], { expectedVersion: 'no_stream' }), 0);
+    expect(
+      (await store.appendToStream(stream, [newEvent()], { expectedVersion: 'stream_exists' })).nextExpectedRevision,
+    ).toBe(1);
+    expect((await store.appendToStream(stream, numberedEvents(2), { expectedVersion: 1 })).nextExpectedRevision).toBe(
+      3,
+    );
+    await expectWrongVersion(store.appendToStream(stream, [newEvent()], { expectedVersion: 1 }), 3);
+    await expectWrongVersion(store.appendToStream(stream, [newEvent()], { expectedVersion: 4 }), 3);
+    expect((await store.appendToStream(stream, [newEvent()], { expectedVersion: 'any' })).nextExpectedRevision).toBe(4);
+    expect((await store.appendToStream(stream, [newEvent()])).nextExpectedRevision).toBe(5);
+    expect(await store.readStream(stream)).toHaveLength(6);
+  });
+
+  it('lets exactly one of two racing writers with the same expected version win', async () => {
+    for (let round = 0; round < 10; round++) {
+      const stream = uniquePrefix('race');
+      await store.appendToStream(stream, [newEvent()]);
+      const outcomes = await Promise.allSettled([
+        store.appendToStream(stream, [newEvent('A')], { expectedVersion: 0 }),
+        store.appendToStream(stream, [newEvent('B')], { expectedVersion: 0 }),
+      ]);
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const [lost] = outcomes.filter((o) => o.status === 'rejected');
+      expect(lost!.reason).toBeInstanceOf(WrongExpectedVersionError);
+      expect((lost!.reason as WrongExpectedVersionError).actual).toBe(1);
+      expect(await store.readStream(stream)).toHaveLength(2);
+    }
+  });
+
+  it('answers a repeated append with the original result and stores nothing twice', async () => {
+    const stream = uniquePrefix('idem');
+    const events = numberedEvents(3);
+    const first = await store.appendToStream(stream, events, { expectedVersion: 'no_stream' });
+    await store.appendToStream(stream, [newEvent()]);
+    const again = await store.appendToStream(stream, events, { expectedVersion: 'no_stream' });
+    expect(again).toEqual(first);
+    expect(await store.appendToStream(stream, events)).toEqual(first);
+    expect(await store.readStream(stream)).toHaveLength(4);
+    await expect(store.appendToStream(stream, [events[1]!, newEvent()])).rejects.toThrow();
+    await expect(store.appendToStream(uniquePrefix('other'), [events[0]!])).rejects.toThrow();
+    expect(await store.readStream(stream)).toHaveLength(4);
+  });
+
+  it('upcasts old event versions on readStream, readAll and subscriptions', async () => {
+    const stream = uniquePrefix('up');
+    await store.appendToStream(stream, [
+      newEvent('Renamed', { name: 'Ada' }, 1),
+      newEvent('Renamed', { fullName: 'Bo' }, 2),
+    ]);
+    const upcasting = t.withUpcasters([
+      { eventType: 'Renamed', fromVersion: 2, upcast: (d) => ({ ...(d as object), v3: true }) },
+      { eventType: 'Renamed', fromVersion: 1, upcast: (d) => ({ fullName: (d as { name: string }).name }) },
+    ]);
+    const expected = [
+      { fullName: 'Ada', v3: true },
+      { fullName: 'Bo', v3: true },
+    ];
+    const fromStream = await upcasting.readStream(stream);
+    expect(dataOf(fromStream)).toEqual(expected);
+    expect(fromStream.map((e) => e.metadata.schemaVersion)).toEqual([3, 3]);
+    const fromAll = (await upcasting.readAll()).filter((e) => e.streamId === stream);
+    expect(dataOf(fromAll)).toEqual(expected);
+    const seen: RecordedEvent[] = [];
+    const subscription = upcasting.subscribeToAll({
+      checkpointName: uniquePrefix('up-sub'),
+      handle: async (events) => void seen.push(...events.filter((e) => e.streamId === stream)),
+    });
+    await subscription.caughtUp();
+    await subscription.stop();
+    expect(dataOf(seen)).toEqual(expected);
+    expect(dataOf(await store.readStream(stream))).toEqual([{ name: 'Ada' }, { fullName: 'Bo' }]);
+  });
+
+  it('reads the global log in batches, in position order, up to the head', async () => {
+    const prefix = uniquePrefix('all');
+    for (let i = 0; i < 10; i++) await store.appendToStream(`${prefix}-${i % 3}`, numberedEvents(1 + (i % 4), i * 10));
+    const head = await store.headPosition();
+    const everything: RecordedEvent[] = [];
+    for (let after = null as RecordedEvent['position'] | null; ; ) {
+      const batch = await store.readAll({ after, maxCount: 7 });
+      if (batch.length === 0) break;
+      expect(batch.length).toBeLessThanOrEqual(7);
+      everything.push(...batch);
+      after = batch.at(-1)!.position;
+    }
+    const positions = everything.map((e) => e.position);
+    for (let i = 1; i < positions.length; i++) {
+      const [a, b] = [positions[i - 1]!, positions[i]!];
+      expect(a.commit < b.commit || (a.commit === b.commit && a.prepare < b.prepare)).toBe(true);
+    }
+    expect(everything.at(-1)!.position).toEqual(head);
+    expect(everything.filter((e) => e.streamId.startsWith(prefix))).toHaveLength(23);
+  });
+
+  it('resumes after a handler failure mid-batch with no effect lost or applied twice', async () => {
+    const prefix = uniquePrefix('resume');
+    const table = `contract_effects_${prefix.replaceAll('-', '_')}`;
+    const { db } = t.database;
+    await sql`create table ${sql.table(table)} (event_id text not null, stream_id text not null)`.execute(db);
+    const countEffects = async () =>
+      (
+        await sql<{ total: number; distinct: number }>`
+          select count(*)::int as total, count(distinct event_id)::int as distinct from ${sql.table(table)}`.execute(db)
+      ).rows[0]!;
+    const appendSome = async (count: number) => {
+      for (let i = 0; i < count; i++) await store.appendToStream(`${prefix}-${i % 7}`, numberedEvents(1 + (i % 3)));
+    };
+    const subscribe = (failOnBatch: number) => {
+      let batches = 0;
+      const errors: unknown[] = [];
+      const subscription = store.subscribeToAll({
+        checkpointName: prefix,
+        batchSize: 40,
+        onError: (error) => errors.push(error),
+        handle: async (events, tx) => {
+          const mine = events.filter((e) => e.streamId.startsWith(prefix));
+          const half = Math.ceil(mine.length / 2);
+          const insert = async (part: readonly RecordedEvent[]) => {
+            for (const e of part) {
+              await sql`insert into ${sql.table(table)} values (${e.metadata.eventId}, ${e.streamId})`.execute(
+                tx as never,
+              );
+            }
+          };
+          await insert(mine.slice(0, half));
+          if (mine.length > 1 && ++batches === failOnBatch) throw new Error('handler failed half-way');
+          await insert(mine.slice(half));
+        },
+      });
+      return { subscription, errors };
+    };
+
+    await appendSome(60);
+    const first = subscribe(2);
+    await first.subscription.caughtUp();
+    await first.subscription.stop();
+    expect(first.errors).toHaveLength(1);
+    const total = (await store.readAll()).filter((e) => e.streamId.startsWith(prefix)).length;
+    expect(await countEffects()).toEqual({ total, distinct: total });
+
+    // A restarted subscriber resumes from the stored checkpoint, through another half-applied failure.
+    await appendSome(60);
+    const second = subscribe(1);
+    await second.subscription.caughtUp();
+    await second.subscription.stop();
+    expect(second.errors).toHaveLength(1);
+    const after = (await store.readAll()).filter((e) => e.streamId.startsWith(prefix)).length;
+    expect(after).toBeGreaterThan(total);
+    expect(await countEffects()).toEqual({ total: after, distinct: after });
+  });
+
+  it.each(SEEDS)(
+    'delivers every event exactly once and in stream order to a live subscriber under concurrent writers (seed %i)',
+    async (seed) => {
+      const prefix = uniquePrefix(`lost-${seed}`);
+      const log = new DeliveryLog(prefix);
+      const errors: unknown[] = [];
+      const subscription = store.subscribeToAll({
+        checkpointName: prefix,
+        batchSize: 500,
+        handle: async (events) => log.record(events),
+        onError: (error) => errors.push(error),
+      });
+      const appended = await runConcurrentWriters(store, {
+        seed,
+        prefix,
+        writers: 8,
+        events: WORKLOAD_EVENTS,
+        streams: 300,
+        ...(t.transactionalAppends && { transaction: (work) => t.database.db.transaction().execute(work) }),
+      });
+      await subscription.caughtUp();
+      await subscription.stop();
+      expect(appended.size).toBe(WORKLOAD_EVENTS);
+      expect(log.check(appended)).toEqual({ missing: 0, duplicated: 0, unordered: [] });
+      expect(log.counts.size).toBe(WORKLOAD_EVENTS);
+      expect(errors).toEqual([]);
+    },
+  );
+
+  it('wakes onAppended listeners after an append commits', async () => {
+    let woken = 0;
+    const unsubscribe = store.onAppended(() => woken++);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await store.appendToStream(uniquePrefix('wake'), [newEvent()]);
+    const deadline = Date.now() + 5000;
+    while (woken === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    unsubscribe();
+    expect(woken).toBeGreaterThan(0);
+  });
+});
