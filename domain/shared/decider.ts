@@ -27,6 +27,9 @@ export interface Decider<Command, Event, State> {
 }
 
 /** Folds a history of events into the current state. */
-export function foldEvents<Command, Event, State>(decider: Decider<Command, Event, State>, events: readonly Event[]): State {
+export function foldEvents<Command, Event, State>(
+  decider: Decider<Command, Event, State>,
+  events: readonly Event[],
+): State {
   return events.reduce(decider.evolve, decider.initialState);
 }
