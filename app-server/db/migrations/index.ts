@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations } from '../../adapters/event-store/postgres/migrations.ts';
+import { localGatewayMigrations } from '../../adapters/payments/local/migrations.ts';
 import { authMigrations } from '../../auth/migrations.ts';
 import { projectionRunnerMigrations } from '../../../projections/runner/migrations.ts';
 
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   ...eventStoreMigrations,
   ...projectionRunnerMigrations,
   ...authMigrations,
+  ...localGatewayMigrations,
 };

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { type PaymentErrorCode, PaymentGatewayError } from '../payment-errors.ts';
+import type { LocalPaymentTables } from './tables.ts';
+
+/** The local gateway's database handle. */
+export type LocalDb = Kysely<LocalPaymentTables>;
+export type LocalTx = Transaction<LocalPaymentTables>;
+
+type Stored = { ok: true; value: unknown } | { ok: false; error: { code: PaymentErrorCode; message: string } };
+
+/** Stripe forgets keys after 24 hours; so does the local gateway, so callers must cope with it in tests too. */
+export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 3_600_000;
+
+/**
+ * Runs `run` once per key, in one transaction with its writes, like Stripe's idempotent requests:
+ * - the same key and the same request replay the first answer, even a failure;
+ * - the same key with another request (operation or parameters) fails with `idempotency_mismatch`;
+ * - a key older than 24 hours is forgotten and runs afresh.
+ * `run` must throw a PaymentGatewayError before it writes anything (it is stored as the answer and committed).
+ * Concurrent first calls with one key are serialised by the key's primary-key row: the second waits, then replays.
+ */
+export async function runIdempotent<T>(
+  db: LocalDb,
+  key: string,
+  request: { operation: string } & Record<string, unknown>,
+  now: Date,
+  run: (tx: LocalTx) => Promise<T>,
+): Promise<T> {
+  const requestHash = createHash('sha256').update(stableJson(request)).digest('hex');
+  const stored = await db.transaction().execute(async (tx): Promise<Stored> => {
+    const claimed = await tx
+      .insertInto('payments_local_idempotency')
+      .values({ key, request_hash: requestHash, response: null, created_at: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (!claimed) {
+      const row = await tx
+        .selectFrom('payments_local_idempotency')
+        .selectAll()
+        .where('key', '=', key)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      if (now.getTime() - row.created_at.getTime() < IDEMPOTENCY_KEY_LIFETIME_MS) {
+        if (row.request_hash !== requestHash) {
+          return {
+            ok: false,
+            error: {
+              code: 'idempotency_mismatch',
+              message: `Idempotency key ${key} was first used with other parameters.`,
+            },
+          };
+        }
+        if (row.response !== null) return row.response as Stored;
+      }
+      await tx
+        .updateTable('payments_local_idempotency')
+        .set({ request_hash: requestHash, response: null, created_at: now })
+        .where('key', '=', key)
+        .execute();
+    }
+    let answer: Stored;
+    try {
+      answer = { ok: true, value: await run(tx) };
+    } catch (error) {
+      if (!(error instanceof PaymentGatewayError)) throw error;
+      answer = { ok: false, error: { code: error.code, message: error.message } };
+    }
+    await tx
+      .updateTable('payments_local_idempotency')
+      .set({ response: JSON.stringify(answer) })
+      .where('key', '=', key)
+      .execute();
+    return answer;
+  });
+  if (stored.ok) return stored.value as T;
+  throw new PaymentGatewayError(stored.error.code, stored.error.message);
+}
+
+// Key order must not change the hash: { a, b } and { b, a } are the same request.
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,463 @@
+import type { Clock } from '../../../clock.ts';
+import type { Db } from '../../../db/database.ts';
+import { assertChargeAmount, assertIdempotencyKey } from '../amounts.ts';
+import { holdWindowMs } from '../hold-windows.ts';
+import { PaymentGatewayError, WebhookSignatureError } from '../payment-errors.ts';
+import type {
+  CaptureHoldInput,
+  CaptureResult,
+  ChargeOffSessionInput,
+  ChargeResult,
+  EnsureCustomerInput,
+  HoldResult,
+  PaymentGateway,
+  PaymentIntentSnapshot,
+  PaymentWebhookEvent,
+  PlaceHoldInput,
+  ReleaseHoldInput,
+  ReleaseResult,
+  SavedCard,
+  SetupIntentCreated,
+} from '../payment-gateway.ts';
+import { normaliseWebhookEvent } from '../webhook-event.ts';
+import { type LocalDb, type LocalTx, runIdempotent } from './idempotency.ts';
+import {
+  expireIfLapsed,
+  loadPaymentIntent,
+  newId,
+  type PaymentIntentRow,
+  recordEvent,
+  savePaymentIntent,
+  toSnapshot,
+} from './payment-intent-rows.ts';
+import type { CardBehaviour, LocalPaymentTables } from './tables.ts';
+import { declineOf, findTestCard } from './test-cards.ts';
+import { signWebhook, verifyWebhook } from './webhook-signature.ts';
+
+export type LocalGatewayOptions = {
+  readonly db: Db;
+  readonly clock: Clock;
+  /** Secret that signs the local gateway's webhook events (any string; `whsec_…` by convention). */
+  readonly webhookSecret: string;
+  readonly webhookToleranceSeconds?: number;
+};
+
+/** A webhook event ready to POST to our own endpoint: the raw body and its signature, signed at delivery time. */
+export type LocalWebhookDelivery = {
+  readonly sequence: number;
+  readonly eventId: string;
+  readonly type: string;
+  readonly body: string;
+  readonly signatureHeader: string;
+};
+
+type PaymentInput = {
+  customerId: string;
+  paymentMethodId: string;
+  amountCents: number;
+  metadata: Readonly<Record<string, string>>;
+};
+
+/**
+ * The payments port without a processor, for development, demo mode and tests. State lives in the database
+ * (migrations.ts) and follows Stripe's rules: manual-capture holds that lapse at `capture_before` (7 days, or
+ * 4 days 18 hours for an off-session Visa hold; see hold-windows.ts), Stripe's test cards (test-cards.ts),
+ * idempotency keys that replay the first answer and refuse other parameters, and signed webhook events recorded for
+ * delivery (in order, or duplicated and shuffled by a test).
+ */
+export class LocalPaymentGateway implements PaymentGateway {
+  readonly kind = 'local' as const;
+  readonly #db: LocalDb;
+  readonly #clock: Clock;
+  readonly #webhookSecret: string;
+  readonly #tolerance: number;
+
+  constructor(options: LocalGatewayOptions) {
+    this.#db = options.db.withTables<LocalPaymentTables>() as unknown as LocalDb;
+    this.#clock = options.clock;
+    this.#webhookSecret = options.webhookSecret;
+    this.#tolerance = options.webhookToleranceSeconds ?? 300;
+  }
+
+  async ensureCustomer({ userId, email }: EnsureCustomerInput): Promise<{ customerId: string }> {
+    // The unique user_id is the idempotency: a second call, even a concurrent one, finds the first customer.
+    await this.#db
+      .insertInto('payments_local_customers')
+      .values({ id: newId('cus'), user_id: userId, email, created_at: this.#clock.now() })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute();
+    const row = await this.#db
+      .selectFrom('payments_local_customers')
+      .select('id')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return { customerId: row.id };
+  }
+
+  async createSetupIntent(input: { customerId: string; idempotencyKey?: string }): Promise<SetupIntentCreated> {
+    const create = async (tx: LocalTx): Promise<SetupIntentCreated> => {
+      await requireCustomer(tx, input.customerId);
+      const id = newId('seti');
+      const clientSecret = `${id}_secret_${newId('s').slice(2)}`;
+      await tx
+        .insertInto('payments_local_setup_intents')
+        .values({
+          id,
+          customer_id: input.customerId,
+          client_secret: clientSecret,
+          status: 'requires_payment_method',
+          payment_method_id: null,
+          created_at: this.#clock.now(),
+        })
+        .execute();
+      return { setupIntentId: id, clientSecret };
+    };
+    if (!input.idempotencyKey) return this.#db.transaction().execute(create);
+    const request = { operation: 'createSetupIntent', customerId: input.customerId };
+    return runIdempotent(this.#db, input.idempotencyKey, request, this.#clock.now(), create);
+  }
+
+  async listPaymentMethods({ customerId }: { customerId: string }): Promise<SavedCard[]> {
+    const rows = await this.#db
+      .selectFrom('payments_local_payment_methods')
+      .selectAll()
+      .where('customer_id', '=', customerId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, brand: r.brand, last4: r.last4, expMonth: r.exp_month, expYear: r.exp_year }));
+  }
+
+  async detachPaymentMethod({
+    customerId,
+    paymentMethodId,
+  }: {
+    customerId: string;
+    paymentMethodId: string;
+  }): Promise<void> {
+    await this.#db.transaction().execute(async (tx) => {
+      const pm = await tx
+        .selectFrom('payments_local_payment_methods')
+        .select('customer_id')
+        .where('id', '=', paymentMethodId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!pm) throw new PaymentGatewayError('not_found', `No such PaymentMethod: '${paymentMethodId}'`);
+      if (pm.customer_id !== customerId) {
+        throw new PaymentGatewayError('not_owned', 'This card is not saved for this customer.');
+      }
+      await tx
+        .updateTable('payments_local_payment_methods')
+        .set({ customer_id: null })
+        .where('id', '=', paymentMethodId)
+        .execute();
+    });
+  }
+
+  async placeHold(input: PlaceHoldInput): Promise<HoldResult> {
+    assertChargeAmount(input.amountCents);
+    assertIdempotencyKey(input.idempotencyKey);
+    const customerPresent = input.customerPresent ?? false;
+    const request = { operation: 'placeHold', ...paymentRequest(input), customerPresent };
+    return runIdempotent(this.#db, input.idempotencyKey, request, this.#clock.now(), async (tx) => {
+      const { row, behaviour } = await this.#createPaymentIntent(tx, input, 'manual', customerPresent);
+      if (behaviour === 'succeeds') {
+        return {
+          status: 'held',
+          paymentIntentId: row.id,
+          amountCents: row.amount,
+          captureBefore: iso(row.capture_before),
+        };
+      }
+      return this.#refusal(tx, row, behaviour, customerPresent);
+    });
+  }
+
+  async captureHold(input: CaptureHoldInput): Promise<CaptureResult> {
+    assertChargeAmount(input.amountCents, 1);
+    assertIdempotencyKey(input.idempotencyKey);
+    const request = {
+      operation: 'captureHold',
+      paymentIntentId: input.paymentIntentId,
+      amountCents: input.amountCents,
+    };
+    const now = this.#clock.now();
+    return runIdempotent(this.#db, input.idempotencyKey, request, now, async (tx): Promise<CaptureResult> => {
+      const pi = await expireIfLapsed(tx, await loadPaymentIntent(tx, input.paymentIntentId), now);
+      switch (pi.status) {
+        case 'canceled':
+          return { status: 'expired', paymentIntentId: pi.id };
+        case 'succeeded':
+          return { status: 'already_captured', paymentIntentId: pi.id, amountCapturedCents: pi.amount_received };
+        case 'requires_capture':
+          break;
+        default:
+          throw new PaymentGatewayError('invalid_request', `This PaymentIntent's status is ${pi.status}.`, {
+            providerCode: 'payment_intent_unexpected_state',
+          });
+      }
+      if (input.amountCents > pi.amount_capturable) {
+        throw new PaymentGatewayError(
+          'invalid_request',
+          `amount_to_capture ${input.amountCents} is more than the ${pi.amount_capturable} held.`,
+        );
+      }
+      // Capturing part of a hold releases the rest, as at Stripe.
+      const captured: PaymentIntentRow = {
+        ...pi,
+        status: 'succeeded',
+        amount_received: input.amountCents,
+        amount_capturable: 0,
+        updated_at: now,
+      };
+      await savePaymentIntent(tx, captured);
+      await recordEvent(tx, 'payment_intent.succeeded', captured, now);
+      return { status: 'captured', paymentIntentId: pi.id, amountCapturedCents: input.amountCents };
+    });
+  }
+
+  async releaseHold(input: ReleaseHoldInput): Promise<ReleaseResult> {
+    assertIdempotencyKey(input.idempotencyKey);
+    const request = { operation: 'releaseHold', paymentIntentId: input.paymentIntentId };
+    const now = this.#clock.now();
+    return runIdempotent(this.#db, input.idempotencyKey, request, now, async (tx): Promise<ReleaseResult> => {
+      const pi = await expireIfLapsed(tx, await loadPaymentIntent(tx, input.paymentIntentId), now);
+      if (pi.status === 'canceled') return { status: 'released', paymentIntentId: pi.id };
+      if (pi.status === 'succeeded') {
+        return { status: 'already_captured', paymentIntentId: pi.id, amountCapturedCents: pi.amount_received };
+      }
+      const canceled: PaymentIntentRow = {
+        ...pi,
+        status: 'canceled',
+        amount_capturable: 0,
+        cancellation_reason: 'requested_by_customer',
+        updated_at: now,
+      };
+      await savePaymentIntent(tx, canceled);
+      await recordEvent(tx, 'payment_intent.canceled', canceled, now);
+      return { status: 'released', paymentIntentId: pi.id };
+    });
+  }
+
+  async chargeOffSession(input: ChargeOffSessionInput): Promise<ChargeResult> {
+    assertChargeAmount(input.amountCents);
+    assertIdempotencyKey(input.idempotencyKey);
+    const request = { operation: 'chargeOffSession', ...paymentRequest(input) };
+    return runIdempotent(this.#db, input.idempotencyKey, request, this.#clock.now(), async (tx) => {
+      const { row, behaviour } = await this.#createPaymentIntent(tx, input, 'automatic', false);
+      if (behaviour === 'succeeds')
+        return { status: 'succeeded', paymentIntentId: row.id, amountCents: row.amount_received };
+      return this.#refusal(tx, row, behaviour, false);
+    });
+  }
+
+  async retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntentSnapshot> {
+    const now = this.#clock.now();
+    return this.#db
+      .transaction()
+      .execute(async (tx) => toSnapshot(await expireIfLapsed(tx, await loadPaymentIntent(tx, paymentIntentId), now)));
+  }
+
+  parseWebhook(rawBody: string | Uint8Array, signatureHeader: string | null | undefined): PaymentWebhookEvent {
+    const body = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
+    if (!signatureHeader) throw new WebhookSignatureError('The Stripe-Signature header is missing.');
+    verifyWebhook(body, signatureHeader, this.#webhookSecret, this.#clock.now(), this.#tolerance);
+    return normaliseWebhookEvent(JSON.parse(body));
+  }
+
+  // ---- Development and test controls (not part of the port) ----
+
+  /** What Stripe.js does in the browser: saves a test card (token or number) through the SetupIntent. */
+  async confirmSetupIntent(input: { setupIntentId: string; card: string }): Promise<{ paymentMethodId: string }> {
+    const card = findTestCard(input.card);
+    if (!card) throw new PaymentGatewayError('invalid_request', 'Your card number is incorrect (not a test card).');
+    const now = this.#clock.now();
+    return this.#db.transaction().execute(async (tx) => {
+      const setup = await tx
+        .selectFrom('payments_local_setup_intents')
+        .selectAll()
+        .where('id', '=', input.setupIntentId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!setup) throw new PaymentGatewayError('not_found', `No such SetupIntent: '${input.setupIntentId}'`);
+      if (setup.status === 'succeeded' && setup.payment_method_id) return { paymentMethodId: setup.payment_method_id };
+      const paymentMethodId = newId('pm');
+      await tx
+        .insertInto('payments_local_payment_methods')
+        .values({
+          id: paymentMethodId,
+          customer_id: setup.customer_id,
+          brand: card.brand,
+          last4: card.number.slice(-4),
+          exp_month: 12,
+          exp_year: now.getUTCFullYear() + 3,
+          behaviour: card.behaviour,
+          created_at: now,
+        })
+        .execute();
+      await tx
+        .updateTable('payments_local_setup_intents')
+        .set({ status: 'succeeded', payment_method_id: paymentMethodId })
+        .where('id', '=', setup.id)
+        .execute();
+      return { paymentMethodId };
+    });
+  }
+
+  /** Changes how a saved card answers from now on (the runner's bank blocked it, or it ran out of funds). */
+  async setCardBehaviour(paymentMethodId: string, behaviour: CardBehaviour): Promise<void> {
+    await this.#db
+      .updateTable('payments_local_payment_methods')
+      .set({ behaviour })
+      .where('id', '=', paymentMethodId)
+      .execute();
+  }
+
+  /** Lets every hold past its deadline lapse now (each sends `payment_intent.canceled`); returns how many. */
+  async sweepExpiredHolds(): Promise<number> {
+    const now = this.#clock.now();
+    const due = await this.#db
+      .selectFrom('payments_local_payment_intents')
+      .select('id')
+      .where('status', '=', 'requires_capture')
+      .where('capture_before', '<=', now)
+      .execute();
+    for (const { id } of due) {
+      await this.#db.transaction().execute(async (tx) => expireIfLapsed(tx, await loadPaymentIntent(tx, id), now));
+    }
+    return due.length;
+  }
+
+  /** Recorded webhook events after `afterSequence`, in order, each signed now (as a delivery attempt would be). */
+  async webhookDeliveries(afterSequence = 0): Promise<LocalWebhookDelivery[]> {
+    const rows = await this.#db
+      .selectFrom('payments_local_events')
+      .selectAll()
+      .where('sequence', '>', afterSequence)
+      .orderBy('sequence')
+      .execute();
+    const now = this.#clock.now();
+    return rows.map((r) => ({
+      sequence: r.sequence,
+      eventId: r.id,
+      type: r.type,
+      body: r.body,
+      signatureHeader: signWebhook(r.body, this.#webhookSecret, now),
+    }));
+  }
+
+  // Creates and confirms a PaymentIntent the way the card behaves; the row is written before the answer is known,
+  // as at Stripe, where a declined PaymentIntent exists (requires_payment_method) and can be retrieved.
+  async #createPaymentIntent(
+    tx: LocalTx,
+    input: PaymentInput,
+    captureMethod: 'manual' | 'automatic',
+    customerPresent: boolean,
+  ): Promise<{ row: PaymentIntentRow; behaviour: CardBehaviour }> {
+    const card = await resolveCard(tx, input.customerId, input.paymentMethodId);
+    const now = this.#clock.now();
+    const id = newId('pi');
+    const succeeds = card.behaviour === 'succeeds';
+    const row: PaymentIntentRow = {
+      id,
+      customer_id: input.customerId,
+      payment_method_id: input.paymentMethodId,
+      amount: input.amountCents,
+      amount_capturable: succeeds && captureMethod === 'manual' ? input.amountCents : 0,
+      amount_received: succeeds && captureMethod === 'automatic' ? input.amountCents : 0,
+      capture_method: captureMethod,
+      status: succeeds ? (captureMethod === 'manual' ? 'requires_capture' : 'succeeded') : 'requires_payment_method',
+      client_secret: `${id}_secret_${newId('s').slice(2)}`,
+      capture_before:
+        succeeds && captureMethod === 'manual'
+          ? new Date(now.getTime() + holdWindowMs(card.brand, customerPresent))
+          : null,
+      last_error_code: null,
+      cancellation_reason: null,
+      metadata: { ...input.metadata },
+      created_at: now,
+      updated_at: now,
+    };
+    await tx
+      .insertInto('payments_local_payment_intents')
+      .values({ ...row, metadata: JSON.stringify(row.metadata) })
+      .execute();
+    await recordEvent(tx, 'payment_intent.created', row, now);
+    if (succeeds) {
+      const type = captureMethod === 'manual' ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded';
+      await recordEvent(tx, type, row, now);
+    }
+    return { row, behaviour: card.behaviour };
+  }
+
+  // A card that did not pay: on-session 3-D Secure leaves the PaymentIntent waiting for the runner (requires_action);
+  // off-session it fails outright, as Stripe does with `authentication_required`.
+  async #refusal(
+    tx: LocalTx,
+    row: PaymentIntentRow,
+    behaviour: Exclude<CardBehaviour, 'succeeds'>,
+    customerPresent: boolean,
+  ): Promise<Extract<HoldResult, { status: 'declined' | 'authentication_required' }>> {
+    const now = this.#clock.now();
+    if (behaviour === 'authentication_required' && customerPresent) {
+      const waiting: PaymentIntentRow = { ...row, status: 'requires_action', updated_at: now };
+      await savePaymentIntent(tx, waiting);
+      await recordEvent(tx, 'payment_intent.requires_action', waiting, now);
+      return { status: 'authentication_required', paymentIntentId: row.id, clientSecret: row.client_secret };
+    }
+    const decline = declineOf(behaviour);
+    const failed: PaymentIntentRow = { ...row, last_error_code: decline.declineCode, updated_at: now };
+    await savePaymentIntent(tx, failed);
+    await recordEvent(tx, 'payment_intent.payment_failed', failed, now);
+    if (behaviour === 'authentication_required') {
+      return { status: 'authentication_required', paymentIntentId: row.id, clientSecret: row.client_secret };
+    }
+    return { status: 'declined', paymentIntentId: row.id, declineCode: decline.declineCode, message: decline.message };
+  }
+}
+
+function paymentRequest(input: PaymentInput): Record<string, unknown> {
+  return {
+    customerId: input.customerId,
+    paymentMethodId: input.paymentMethodId,
+    amountCents: input.amountCents,
+    metadata: input.metadata,
+  };
+}
+
+async function requireCustomer(tx: LocalTx, customerId: string): Promise<void> {
+  const found = await tx
+    .selectFrom('payments_local_customers')
+    .select('id')
+    .where('id', '=', customerId)
+    .executeTakeFirst();
+  if (!found) throw new PaymentGatewayError('not_found', `No such customer: '${customerId}'`);
+}
+
+// A saved card must be this customer's; a Stripe test token (pm_card_visa…) may be used directly, as at Stripe.
+async function resolveCard(
+  tx: LocalTx,
+  customerId: string,
+  paymentMethodId: string,
+): Promise<{ brand: string; behaviour: CardBehaviour }> {
+  await requireCustomer(tx, customerId);
+  const saved = await tx
+    .selectFrom('payments_local_payment_methods')
+    .select(['customer_id', 'brand', 'behaviour'])
+    .where('id', '=', paymentMethodId)
+    .executeTakeFirst();
+  if (saved) {
+    if (saved.customer_id !== customerId) {
+      throw new PaymentGatewayError('invalid_request', 'The PaymentMethod is not attached to this customer.');
+    }
+    return saved;
+  }
+  const token = paymentMethodId.startsWith('pm_card_') ? findTestCard(paymentMethodId) : null;
+  if (!token) throw new PaymentGatewayError('not_found', `No such PaymentMethod: '${paymentMethodId}'`);
+  return token;
+}
+
+function iso(date: Date | null): string {
+  if (date === null) throw new PaymentGatewayError('provider_error', 'A hold without a deadline.');
+  return date.toISOString();
+}
