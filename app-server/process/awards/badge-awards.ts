@@ -1,0 +1,58 @@
+import type { Transaction } from 'kysely';
+import { badgeDecider } from '../../../domain/badge/decide.ts';
+import { badgesNewlyEarned } from '../../../domain/gamification/badge-criteria.ts';
+import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
+import { xpLedgerDecider, xpLedgerStreamId } from '../../../domain/xp/decide.ts';
+import { badgeFactsOf } from '../../../domain/xp/state.ts';
+import { executeCommand } from '../../commands/execute-command.ts';
+import type { ProcessManager } from '../process-manager.ts';
+import { badgeStreamId, causedBy, deterministicUuid, foldStream } from './award-context.ts';
+
+const NAME = 'badge-awards';
+
+/** Ledger events that add badge facts (a run paid, a week settled). */
+const FACT_EVENTS = new Set(['RunXpAwarded', 'WeekSettled']);
+
+async function awardDue(
+  store: EventStore<Transaction<object>>,
+  tx: Transaction<object>,
+  cause: RecordedEvent,
+  userId: string,
+  now: Date,
+) {
+  const ledger = await foldStream(store, tx, xpLedgerDecider, xpLedgerStreamId(userId));
+  const badges = await foldStream(store, tx, badgeDecider, badgeStreamId(userId));
+  for (const badgeType of badgesNewlyEarned(badgeFactsOf(ledger), badges.badges.keys())) {
+    await executeCommand(
+      store,
+      badgeDecider,
+      badgeStreamId(userId),
+      // The id is derived from user and type: a type is earned once, so it is unique and stable across rebuilds.
+      {
+        type: 'AwardBadge',
+        userId,
+        badgeId: deterministicUuid('badge', userId, badgeType),
+        badgeType,
+        now: now.toISOString(),
+      },
+      causedBy(NAME, cause, now, badgeType),
+      { transaction: tx },
+    );
+  }
+}
+
+/**
+ * Awards badges when a user's facts grow: after each batch, every user whose ledger gained a run or a settled week
+ * is judged once on their whole ledger (facts only grow, so a badge is never taken back).
+ */
+export const badgeAwardsProcess: ProcessManager = {
+  name: NAME,
+  async handle(events, { tx, store, now }) {
+    const lastCauseByUser = new Map<string, RecordedEvent>();
+    for (const event of events) {
+      if (!FACT_EVENTS.has(event.type)) continue;
+      lastCauseByUser.set((event.data as { userId: string }).userId, event);
+    }
+    for (const [userId, cause] of lastCauseByUser) await awardDue(store, tx, cause, userId, now);
+  },
+};

@@ -1,0 +1,99 @@
+import type { Transaction } from 'kysely';
+import { localStartOf } from '../../../domain/gamification/badge-criteria.ts';
+import { badgeDefinition } from '../../../domain/gamification/badge-definitions.ts';
+import type { WeekResult } from '../../../domain/gamification/streaks.ts';
+import type { BadgeEvent } from '../../../domain/badge/events.ts';
+import type { GoalCreated, GoalEvent } from '../../../domain/goal/events.ts';
+import type { RunEvent } from '../../../domain/run/events.ts';
+import { countedDistanceKm } from '../../../domain/run/counting.ts';
+import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
+import { surgeDecider } from '../../../domain/surge/decide.ts';
+import { xpMultiplierAt } from '../../../domain/surge/state.ts';
+import type { XpLedgerCommand } from '../../../domain/xp/commands.ts';
+import { xpLedgerDecider, xpLedgerStreamId } from '../../../domain/xp/decide.ts';
+import { executeCommand } from '../../commands/execute-command.ts';
+import type { ProcessManager } from '../process-manager.ts';
+import { causedBy, foldStream, timeZoneOf } from './award-context.ts';
+
+const NAME = 'xp-awards';
+/** The surge schedule's single stream (domain/surge/state.ts). */
+const SURGE_STREAM = 'surge-schedule';
+
+type Store = EventStore<Transaction<object>>;
+
+/** The goal's owner and week, from its creation event. */
+async function goalOf(store: Store, tx: Transaction<object>, goalId: string): Promise<GoalCreated['data'] | null> {
+  const [first] = await store.readStream(`goal-${goalId}`, { transaction: tx, maxCount: 1 });
+  return first?.type === 'GoalCreated' ? (first.data as GoalCreated['data']) : null;
+}
+
+/** The ledger command an event calls for, if any. */
+async function commandFor(event: RecordedEvent, store: Store, tx: Transaction<object>, now: string) {
+  const domainEvent = { type: event.type, data: event.data } as RunEvent | GoalEvent | BadgeEvent;
+  const settle = async (goalId: string, result: WeekResult): Promise<XpLedgerCommand | null> => {
+    const goal = await goalOf(store, tx, goalId);
+    if (!goal) return null;
+    return { type: 'SettleGoalWeek', userId: goal.userId, goalId, weekStart: goal.weekStart, result, now };
+  };
+  switch (domainEvent.type) {
+    case 'RunRecorded': {
+      const run = domainEvent.data;
+      const distanceKm = countedDistanceKm(run.verification, 'free_goal_or_xp');
+      // A rejected run (a car ride, a bike) earns nothing and is no fact for badges either.
+      if (distanceKm <= 0) return null;
+      const surges = await foldStream(store, tx, surgeDecider, SURGE_STREAM);
+      const zone = await timeZoneOf(store, tx, run.userId);
+      return {
+        type: 'AwardRunXp',
+        userId: run.userId,
+        runId: run.runId,
+        distanceKm,
+        startedAt: run.startedAt,
+        localStart: localStartOf(run.startedAt, zone),
+        // The multiplier in force when the run started: a run finished after the surge ended still earns it.
+        xpMultiplier: xpMultiplierAt(surges.surges.values(), run.startedAt),
+        now,
+      } satisfies XpLedgerCommand;
+    }
+    case 'RunDeleted':
+      return { type: 'RevokeRunXp', userId: domainEvent.data.userId, runId: domainEvent.data.runId, now } as const;
+    case 'GoalCompleted':
+      return settle(domainEvent.data.goalId, 'completed');
+    case 'GoalMissed':
+      return settle(domainEvent.data.goalId, 'missed');
+    case 'GoalCanceled':
+      // Canceling an active goal forfeits its week like a miss (§4); an upcoming one never had a week.
+      return domainEvent.data.previousStatus === 'active' ? settle(domainEvent.data.goalId, 'missed') : null;
+    case 'BadgeEarned': {
+      const { userId, badgeId, badgeType } = domainEvent.data;
+      return { type: 'AwardBadgeXp', userId, badgeId, badgeName: badgeDefinition(badgeType).name, now } as const;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Pays XP into each user's ledger (`xp-<userId>`): runs at the surge multiplier of their start, revocation on
+ * deletion, goal and streak-week XP when a goal's week is settled, badge XP. The ledger decides idempotently and
+ * the appends ride on the subscription's transaction, so each award happens exactly once.
+ */
+export const xpAwardsProcess: ProcessManager = {
+  name: NAME,
+  async handle(events, { tx, store, now }) {
+    for (const event of events) {
+      const command = await commandFor(event, store, tx, now.toISOString());
+      if (!command) continue;
+      await executeCommand(
+        store,
+        xpLedgerDecider,
+        xpLedgerStreamId(command.userId),
+        command,
+        causedBy(NAME, event, now),
+        {
+          transaction: tx,
+        },
+      );
+    }
+  },
+};
