@@ -1,5 +1,7 @@
+import { gamificationProjector } from './gamification/gamification-projector.ts';
 import { logStatsProjector } from './log-stats/log-stats-projector.ts';
 import type { Projector } from './runner/projector.ts';
+import { surgeProjector } from './surge/surge-projector.ts';
 
 /** Every read model the product maintains. The runner, the rebuild CLI and the tests all start from this list. */
-export const allProjectors: readonly Projector[] = [logStatsProjector];
+export const allProjectors: readonly Projector[] = [logStatsProjector, gamificationProjector, surgeProjector];
