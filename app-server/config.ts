@@ -68,6 +68,23 @@ export const configSchema = z.object({
   AUTH_REDIRECT_ALLOW_LIST: z.string().default('stridestake://'),
   /** Issuer name shown in authenticator apps for TOTP factors. */
   AUTH_TOTP_ISSUER: z.string().min(1).default('StrideStake'),
+  /** Stripe secret key (sk_… or restricted rk_…); when set, payments go to Stripe. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_/, { message: 'must be a Stripe secret key (sk_test_…, sk_live_…)' })
+    .optional(),
+  /** Signing secret of the Stripe webhook endpoint (whsec_…); the local gateway signs its events with it too. */
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, { message: 'must start with whsec_' })
+    .optional(),
+  /** Stripe publishable key for the web app's card form (pk_…). */
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_/, { message: 'must be a Stripe publishable key (pk_test_…, pk_live_…)' })
+    .optional(),
+  /** Use the database-backed local payment gateway when no Stripe key is set; unset = on outside production. */
+  PAYMENTS_LOCAL_GATEWAY: booleanFlag.optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
