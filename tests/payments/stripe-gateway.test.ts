@@ -385,6 +385,30 @@ describe('Stripe adapter: outcomes and errors', () => {
     expect(error).toMatchObject({ code: 'network', retryable: true });
   });
 
+  it('a response lost after sending is retried with the same idempotency key, by the SDK and then by the caller', async () => {
+    const retrying = new StripeGateway({
+      secretKey: 'sk_test_fake',
+      host: '127.0.0.1',
+      port: server.port,
+      protocol: 'http',
+      maxNetworkRetries: 1,
+    });
+    let calls = 0;
+    server.respond(() => {
+      calls += 1;
+      return calls <= 2 ? 'drop' : { status: 200, body: paymentIntent({ status: 'succeeded', amount_received: 2000 }) };
+    });
+    const input = { paymentIntentId: 'pi_123', amountCents: 2000, idempotencyKey: 'stake-s1-capture' };
+    const lost = await failure(retrying.captureHold(input));
+    expect(lost).toMatchObject({ code: 'network', retryable: true });
+    expect(await retrying.captureHold(input)).toMatchObject({ status: 'captured', amountCapturedCents: 2000 });
+    expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual([
+      'stake-s1-capture',
+      'stake-s1-capture',
+      'stake-s1-capture',
+    ]);
+  });
+
   it('refuses amounts that are not whole cents before calling Stripe', async () => {
     expect((await failure(gateway.placeHold({ ...hold, amountCents: 20.5 }))).code).toBe('invalid_request');
     expect((await failure(gateway.placeHold({ ...hold, idempotencyKey: '' }))).code).toBe('invalid_request');

@@ -13,7 +13,8 @@ export type RecordedRequest = {
 /** What the stand-in answers: a status and a JSON body. */
 export type FakeResponse = { readonly status: number; readonly body: unknown };
 
-export type FakeHandler = (request: RecordedRequest) => FakeResponse | undefined;
+/** 'drop' closes the connection without an answer: the request arrived, the response was lost. */
+export type FakeHandler = (request: RecordedRequest) => FakeResponse | 'drop' | undefined;
 
 /**
  * A local HTTP server standing in for api.stripe.com: it records every request (path, query, form body, headers)
@@ -48,7 +49,12 @@ export class FakeStripeServer {
           headers: req.headers,
         };
         this.requests.push(recorded);
-        const answer = this.#handler(recorded) ?? {
+        const handled = this.#handler(recorded);
+        if (handled === 'drop') {
+          req.socket.destroy();
+          return;
+        }
+        const answer = handled ?? {
           status: 404,
           body: stripeError(404, { type: 'invalid_request_error', code: 'resource_missing', message: 'No such object' })
             .body,
