@@ -1,7 +1,15 @@
 import { gamificationProjector } from './gamification/gamification-projector.ts';
+import { goalsProjector } from './goals/goals-projector.ts';
 import { logStatsProjector } from './log-stats/log-stats-projector.ts';
 import type { Projector } from './runner/projector.ts';
+import { runsProjector } from './runs/runs-projector.ts';
 import { surgeProjector } from './surge/surge-projector.ts';
 
 /** Every read model the product maintains. The runner, the rebuild CLI and the tests all start from this list. */
-export const allProjectors: readonly Projector[] = [logStatsProjector, gamificationProjector, surgeProjector];
+export const allProjectors: readonly Projector[] = [
+  logStatsProjector,
+  runsProjector,
+  goalsProjector,
+  gamificationProjector,
+  surgeProjector,
+];

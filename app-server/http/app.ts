@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
+import type { Transaction } from 'kysely';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import type { AuthCore } from '../auth/auth-core.ts';
 import { devApp, gotrueApp, productAuthApp } from '../auth/auth-module.ts';
+import type { EventStore } from '../../domain/shared/event-store.ts';
 import type { ProjectionRunner } from '../../projections/runner/projection-runner.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -12,7 +14,15 @@ import type { AppEnv } from './app-env.ts';
 import { HttpError } from './errors.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import { requestLogger } from './middleware/request-logger.ts';
+import { goalsRoutes } from './routes/goals.ts';
 import { healthRoutes } from './routes/health.ts';
+import { runsRoutes } from './routes/runs.ts';
+import { badgesRoutes } from './routes/badges-routes.ts';
+import { meGamificationRoutes } from './routes/me-gamification-routes.ts';
+import { openapiRoutes } from './routes/openapi-routes.ts';
+import { realtimeRoutes } from './routes/realtime-routes.ts';
+import { surgeRoutes } from './routes/surge-routes.ts';
+import type { ChangeHub } from '../realtime/change-hub.ts';
 
 /** Everything the HTTP layer needs, wired by the composition root (runtime.ts). */
 export interface AppDeps {
@@ -21,8 +31,12 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly database: Database;
   readonly projections: ProjectionRunner;
+  /** The event store, for command handlers. */
+  readonly store: EventStore<Transaction<object>>;
   /** The auth service (GoTrue-compatible API, profile routes, product-API guard). */
   readonly auth: AuthCore;
+  /** This instance's fan-out of projection change announcements to SSE connections. */
+  readonly changes: ChangeHub;
   readonly reportError?: (error: unknown) => void;
 }
 
@@ -47,7 +61,15 @@ export function createApp(deps: AppDeps) {
     .route('/', healthRoutes(deps))
     .route('/auth/v1', gotrueApp(deps.auth))
     .route('/auth', productAuthApp(deps.auth))
-    .route('/dev', devApp(deps.auth));
+    .route('/dev', devApp(deps.auth))
+    .route('/', goalsRoutes(deps))
+    .route('/', runsRoutes(deps))
+    .route('/', meGamificationRoutes(deps))
+    .route('/', badgesRoutes(deps))
+    .route('/', surgeRoutes(deps))
+    .route('/', realtimeRoutes(deps))
+    // Read on first request, when every sub-app above is mounted (`route` returns this same app).
+    .route('/', openapiRoutes(() => app.routes));
 }
 
 /** The API's type, for a typed client (`hc<AppType>`) in the web app. */

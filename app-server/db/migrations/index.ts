@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations } from '../../adapters/event-store/postgres/migrations.ts';
 import { localGatewayMigrations } from '../../adapters/payments/local/migrations.ts';
 import { authMigrations } from '../../auth/migrations.ts';
+import { goalLifecycleMigrations } from '../../process/goal-lifecycle/migrations.ts';
 import { projectionRunnerMigrations } from '../../../projections/runner/migrations.ts';
 
 /**
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   ...eventStoreMigrations,
   ...projectionRunnerMigrations,
   ...authMigrations,
+  ...goalLifecycleMigrations,
   ...localGatewayMigrations,
 };

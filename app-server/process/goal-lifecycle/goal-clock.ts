@@ -1,0 +1,59 @@
+import { sql } from 'kysely';
+import { Temporal } from 'temporal-polyfill';
+import { goalDecider } from '../../../domain/goal/decide.ts';
+import { maySettle } from '../../../domain/shared/settlement.ts';
+import { DomainRefusal } from '../../commands/domain-refusal.ts';
+import { executeCommand } from '../../commands/execute-command.ts';
+import type { ProcessTickContext } from '../process-manager.ts';
+import { processMetadata } from './process-metadata.ts';
+import { recordGoalProgress } from './record-progress.ts';
+
+/**
+ * The goal clock: activates upcoming goals whose week has begun in their own zone, and closes active goals whose
+ * week may be settled (never before the week ended in the goal's zone, nor before Monday 00:00 New York). The
+ * candidates come from the goals read model; the decider re-checks every rule against the goal's stream, so a lag
+ * or a repeated tick changes nothing twice (ActivateGoal and CloseWeek are idempotent).
+ * Before closing, progress is recomputed once more so a run recorded in the last minutes still completes the goal.
+ */
+export async function tickGoalClock({ db, store, now }: ProcessTickContext): Promise<void> {
+  const instant = Temporal.Instant.fromEpochMilliseconds(now.getTime());
+  const at = now.toISOString();
+  const { rows: starting } = await sql<{ id: string }>`
+    SELECT id FROM goals WHERE status = 'upcoming' AND week_starts_at <= ${at}::timestamptz ORDER BY id`.execute(db);
+  for (const { id } of starting) {
+    await ignoringRefusals(() =>
+      executeCommand(
+        store,
+        goalDecider,
+        `goal-${id}`,
+        { type: 'ActivateGoal', now: instant },
+        processMetadata(now, null),
+      ),
+    );
+  }
+  const { rows: ending } = await sql<{ id: string; period_start: string; time_zone: string }>`
+    SELECT id, period_start, time_zone FROM goals
+    WHERE status = 'active' AND week_ends_at <= ${at}::timestamptz ORDER BY id`.execute(db);
+  for (const goal of ending) {
+    if (!maySettle(goal.period_start, goal.time_zone, instant)) continue;
+    await recordGoalProgress(goal.id, { db, tx: null, store, now }, null);
+    await ignoringRefusals(() =>
+      executeCommand(
+        store,
+        goalDecider,
+        `goal-${goal.id}`,
+        { type: 'CloseWeek', now: instant },
+        processMetadata(now, null),
+      ),
+    );
+  }
+}
+
+/** A refusal here means the goal moved on (canceled, completed meanwhile): the next tick has nothing to do. */
+async function ignoringRefusals(work: () => Promise<unknown>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof DomainRefusal)) throw error;
+  }
+}

@@ -1,0 +1,23 @@
+import { type Kysely, sql } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/**
+ * The goal lifecycle process's own memory: each recorded, not deleted run with its start and verdict, written in
+ * the subscription's transaction (exactly once with its checkpoint). It does not read the runs read model, which
+ * follows its own checkpoint and may be behind or mid-rebuild.
+ */
+async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE TABLE goal_lifecycle_runs (
+      run_id text PRIMARY KEY,
+      user_id text NOT NULL,
+      started_at timestamptz NOT NULL,
+      verification jsonb NOT NULL
+    )`.execute(db);
+  await sql`CREATE INDEX goal_lifecycle_runs_user_started ON goal_lifecycle_runs (user_id, started_at)`.execute(db);
+}
+
+/** Migrations of the goal lifecycle process. */
+export const goalLifecycleMigrations: Record<string, Migration> = {
+  '2026-11-25-01-goal-lifecycle-runs': { up },
+};

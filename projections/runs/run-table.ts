@@ -1,0 +1,19 @@
+import type { Verification } from '../../domain/run/verification.ts';
+
+/** A row of the runs read model (kysely table type). */
+export type RunsTable = {
+  id: string;
+  user_id: string;
+  source: string;
+  import_id: string | null;
+  started_at: Date;
+  distance_km: number;
+  duration_sec: number;
+  notes: string | null;
+  positions: unknown;
+  verdict: string;
+  verification: Verification;
+  km_staked: number;
+  km_free: number;
+  recorded_at: Date;
+};

@@ -1,0 +1,125 @@
+import { sql } from 'kysely';
+import type { RunEvent } from '../../domain/run/events.ts';
+import type { RecordedEvent } from '../../domain/shared/event-store.ts';
+import type { Projector } from '../runner/projector.ts';
+import { runContribution } from './run-counting.ts';
+
+/**
+ * The user's runs (§3 Run) for GET /runs, the run history, the heatmap and goal stats. One row per recorded run,
+ * removed when the owner deletes it (the log keeps the evidence; the read model keeps no personal track).
+ * Deterministic: every value comes from event data; a batch is folded in memory into at most three statements.
+ */
+export const runsProjector: Projector<'runs'> = {
+  name: 'runs',
+  version: 1,
+  tables: ['runs'],
+
+  async createTables(db, tables) {
+    await sql`
+      CREATE TABLE IF NOT EXISTS ${sql.table(tables.runs)} (
+        id text PRIMARY KEY,
+        user_id text NOT NULL,
+        source text NOT NULL,
+        import_id text,
+        started_at timestamptz NOT NULL,
+        distance_km double precision NOT NULL,
+        duration_sec integer NOT NULL,
+        notes text,
+        positions jsonb NOT NULL,
+        verdict text NOT NULL,
+        verification jsonb NOT NULL,
+        km_staked double precision NOT NULL,
+        km_free double precision NOT NULL,
+        recorded_at timestamptz NOT NULL
+      )`.execute(db);
+    await sql`
+      CREATE INDEX IF NOT EXISTS ${sql.id(`${tables.runs}_user_started`)}
+      ON ${sql.table(tables.runs)} (user_id, started_at DESC, id DESC)`.execute(db);
+  },
+
+  async apply(events, { tx, tables, announce }) {
+    const batch = foldRunBatch(events);
+    const table = sql.table(tables.runs);
+    if (batch.inserts.length > 0) {
+      await sql`
+        INSERT INTO ${table} (id, user_id, source, import_id, started_at, distance_km, duration_sec, notes, positions,
+                              verdict, verification, km_staked, km_free, recorded_at)
+        SELECT id, user_id, source, import_id, started_at, distance_km, duration_sec, notes, positions, verdict,
+               verification, km_staked, km_free, recorded_at
+        FROM jsonb_to_recordset(${JSON.stringify(batch.inserts)}::jsonb) AS r(
+          id text, user_id text, source text, import_id text, started_at timestamptz, distance_km double precision,
+          duration_sec integer, notes text, positions jsonb, verdict text, verification jsonb,
+          km_staked double precision, km_free double precision, recorded_at timestamptz)
+        ON CONFLICT (id) DO NOTHING`.execute(tx);
+    }
+    if (batch.notes.length > 0) {
+      const { rows } = await sql<{ user_id: string }>`
+        UPDATE ${table} AS t SET notes = r.notes
+        FROM jsonb_to_recordset(${JSON.stringify(batch.notes)}::jsonb) AS r(id text, notes text)
+        WHERE t.id = r.id
+        RETURNING t.user_id`.execute(tx);
+      for (const row of rows) batch.users.add(row.user_id);
+    }
+    if (batch.deleted.length > 0) {
+      await sql`DELETE FROM ${table} WHERE id = ANY(${batch.deleted}::text[])`.execute(tx);
+    }
+    for (const userId of batch.users) announce(userId, 'runs');
+  },
+};
+
+interface RunBatch {
+  readonly inserts: Record<string, unknown>[];
+  readonly notes: { id: string; notes: string | null }[];
+  readonly deleted: string[];
+  readonly users: Set<string>;
+}
+
+/**
+ * Folds a batch: inserts first, then the last notes per run, then deletions. That order is the order of any one
+ * run's stream (recorded → edited → deleted; a deleted run is never edited), so applying it gives the same rows as
+ * applying event by event.
+ */
+function foldRunBatch(events: readonly RecordedEvent[]): RunBatch {
+  const inserts = new Map<string, Record<string, unknown>>();
+  const notes = new Map<string, string | null>();
+  const deleted: string[] = [];
+  const users = new Set<string>();
+  for (const recorded of events) {
+    const event = recorded as unknown as RunEvent;
+    switch (event.type) {
+      case 'RunRecorded': {
+        const d = event.data;
+        users.add(d.userId);
+        inserts.set(d.runId, {
+          id: d.runId,
+          user_id: d.userId,
+          source: d.source,
+          import_id: d.importId,
+          started_at: d.startedAt,
+          distance_km: d.distanceKm,
+          duration_sec: d.durationSec,
+          notes: d.notes,
+          positions: d.positions,
+          verdict: d.verification.verdict,
+          verification: d.verification,
+          ...runContribution(d.verification),
+          recorded_at: d.recordedAt,
+        });
+        break;
+      }
+      case 'RunNotesEdited': {
+        const insert = inserts.get(event.data.runId);
+        if (insert) insert.notes = event.data.notes;
+        else notes.set(event.data.runId, event.data.notes);
+        break;
+      }
+      case 'RunDeleted':
+        users.add(event.data.userId);
+        deleted.push(event.data.runId);
+        break;
+      default:
+        break;
+    }
+  }
+  return { inserts: [...inserts.values()], notes: [...notes].map(([id, n]) => ({ id, notes: n })), deleted, users };
+}
