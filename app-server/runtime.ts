@@ -72,7 +72,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   const changes = new ChangeHub();
   await changes.start(database);
   const auth = createAuthCore({ config, clock, logger, database, store });
-  const app = createApp({ config, logger, clock, database, projections, store, auth, changes });
+  const app = createApp({ config, logger, clock, database, projections, store, auth });
 
   let closed = false;
   return {
