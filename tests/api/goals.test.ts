@@ -39,9 +39,15 @@ describe.each(databaseTargets())('goals API on %s', (target) => {
     [{ type: 'count', target_value: 51 }, 'Run count goal cannot exceed 50 runs per week'],
     [{ type: 'count', target_value: 2.5 }, 'Run count must be a whole number'],
     [{ type: 'walk', target_value: 3 }, 'Please choose a distance or run count goal'],
-    [{ type: 'count', target_value: 3, stake_amount_cents: 700 }, 'Please choose a stake of $0, $5, $10, $20, $50 or $100'],
+    [
+      { type: 'count', target_value: 3, stake_amount_cents: 700 },
+      'Please choose a stake of $0, $5, $10, $20, $50 or $100',
+    ],
     [{ type: 'count', target_value: 3, charity_id: 'c1' }, 'A charity can only be chosen when there is a stake'],
-    [{ type: 'count', target_value: 3, stake_amount_cents: 1000 }, 'Please add a payment method to put money on the line'],
+    [
+      { type: 'count', target_value: 3, stake_amount_cents: 1000 },
+      'Please add a payment method to put money on the line',
+    ],
     [{ type: 'count', target_value: 3, stake_amount_cents: 1000, payment_method_id: 'pm_1' }, STAKES_UNAVAILABLE],
   ])('refuses %j with the spec message', async (body, message) => {
     const res = await as(alice)('POST', '/goals', body);
@@ -74,7 +80,13 @@ describe.each(databaseTargets())('goals API on %s', (target) => {
     activeId = res.body.data.id;
     const current = await as(alice)('GET', '/goals/current');
     expect(current.body.success).toBe(true);
-    expect(current.body.data).toMatchObject({ id: activeId, progress: 0, target_value: 10, type: 'distance', percentage: 0 });
+    expect(current.body.data).toMatchObject({
+      id: activeId,
+      progress: 0,
+      target_value: 10,
+      type: 'distance',
+      percentage: 0,
+    });
   });
 
   it('keeps one goal per week and one upcoming goal', async () => {
@@ -131,7 +143,11 @@ describe.each(databaseTargets())('goals API on %s', (target) => {
       average_speed_kmh: 10,
     });
     expect(res.body.runs).toHaveLength(1);
-    expect(res.body.runs[0]).toMatchObject({ distance_km: 5, duration_sec: 1800, started_at: '2026-11-17T11:00:00.000Z' });
+    expect(res.body.runs[0]).toMatchObject({
+      distance_km: 5,
+      duration_sec: 1800,
+      started_at: '2026-11-17T11:00:00.000Z',
+    });
   });
 
   it('refuses a bad PATCH and another user’s PATCH or DELETE', async () => {

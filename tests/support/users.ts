@@ -15,7 +15,11 @@ let counter = 0;
  * Creates a user through the public auth API (sign-up with a profile zone, the mailed code, verify) and returns
  * their access token, as a real client would get it.
  */
-export async function createTestUser(runtime: TestRuntime, name: string, timezone = 'America/New_York'): Promise<TestUser> {
+export async function createTestUser(
+  runtime: TestRuntime,
+  name: string,
+  timezone = 'America/New_York',
+): Promise<TestUser> {
   counter += 1;
   const call = authClient(runtime);
   const email = `${name}-${counter}-${process.pid}@example.com`;
@@ -55,5 +59,12 @@ export async function settle(runtime: TestRuntime): Promise<void> {
 export function runBody(startedAt: string, km: number, notes: string | null = null) {
   const steps = Math.round(km * 12);
   const positions = track(10, steps + 1, 30, 8, Date.parse(startedAt));
-  return { started_at: startedAt, distance_km: km, duration_sec: steps * 30, source: 'gps', gps_data: { positions }, notes };
+  return {
+    started_at: startedAt,
+    distance_km: km,
+    duration_sec: steps * 30,
+    source: 'gps',
+    gps_data: { positions },
+    notes,
+  };
 }
