@@ -21,7 +21,8 @@ import { recomputeProgress } from './recompute-progress.ts';
  */
 export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
   name: 'goals',
-  version: 1,
+  // 2: events of other modules that carry a goalId are ignored (v1 could merge them into the row).
+  version: 2,
   tables: ['goals', 'goal_run_facts'],
 
   async createTables(db, tables) {
@@ -220,15 +221,21 @@ function foldGoalBatch(events: readonly RecordedEvent[]): GoalBatch {
         batch.deletedRuns.push(event.data.runId);
         batch.users.add(event.data.userId);
         break;
-      case 'RunNotesEdited':
-        break;
-      default: {
+      case 'GoalActivated':
+      case 'GoalCompleted':
+      case 'GoalMissed':
+      case 'GoalCanceled':
+      case 'GoalDeleted': {
         const patch = patchFor(event);
         if (patch === null) break;
         const row = batch.created.get(event.data.goalId);
         if (row) Object.assign(row, patch);
         else batch.patches.set(event.data.goalId, { ...batch.patches.get(event.data.goalId), ...patch });
+        break;
       }
+      default:
+        // Every other event (including other modules' events that happen to carry a goalId) is not ours.
+        break;
     }
   }
   return batch;
