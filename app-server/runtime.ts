@@ -72,7 +72,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   const changes = new ChangeHub();
   await changes.start(database);
   const auth = createAuthCore({ config, clock, logger, database, store });
-  const app = createApp({ config, logger, clock, database, projections, store, auth });
+  const app = createApp({ config, logger, clock, database, projections, store, auth, changes });
 
   let closed = false;
   return {

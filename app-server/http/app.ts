@@ -17,6 +17,12 @@ import { requestLogger } from './middleware/request-logger.ts';
 import { goalsRoutes } from './routes/goals.ts';
 import { healthRoutes } from './routes/health.ts';
 import { runsRoutes } from './routes/runs.ts';
+import { badgesRoutes } from './routes/badges-routes.ts';
+import { meGamificationRoutes } from './routes/me-gamification-routes.ts';
+import { openapiRoutes } from './routes/openapi-routes.ts';
+import { realtimeRoutes } from './routes/realtime-routes.ts';
+import { surgeRoutes } from './routes/surge-routes.ts';
+import type { ChangeHub } from '../realtime/change-hub.ts';
 
 /** Everything the HTTP layer needs, wired by the composition root (runtime.ts). */
 export interface AppDeps {
@@ -29,6 +35,8 @@ export interface AppDeps {
   readonly store: EventStore<Transaction<object>>;
   /** The auth service (GoTrue-compatible API, profile routes, product-API guard). */
   readonly auth: AuthCore;
+  /** This instance's fan-out of projection change announcements to SSE connections. */
+  readonly changes: ChangeHub;
   readonly reportError?: (error: unknown) => void;
 }
 
@@ -55,7 +63,13 @@ export function createApp(deps: AppDeps) {
     .route('/auth', productAuthApp(deps.auth))
     .route('/dev', devApp(deps.auth))
     .route('/', goalsRoutes(deps))
-    .route('/', runsRoutes(deps));
+    .route('/', runsRoutes(deps))
+    .route('/', meGamificationRoutes(deps))
+    .route('/', badgesRoutes(deps))
+    .route('/', surgeRoutes(deps))
+    .route('/', realtimeRoutes(deps))
+    // Read on first request, when every sub-app above is mounted (`route` returns this same app).
+    .route('/', openapiRoutes(() => app.routes));
 }
 
 /** The API's type, for a typed client (`hc<AppType>`) in the web app. */

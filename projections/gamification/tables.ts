@@ -1,4 +1,4 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { TableNames } from '../runner/projector.ts';
 
 /** The gamification read models (§3 xp_history, user_streaks, badges, and each user's total XP and level). */

@@ -1,4 +1,4 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { SurgeEvent } from '../../domain/surge/events.ts';
 import type { Projector, TableNames } from '../runner/projector.ts';

@@ -5,6 +5,7 @@ import { accountDecider, accountStreamId } from '../../../domain/account/decide.
 import { AccountEvent } from '../../../domain/account/events.ts';
 import type { AccountState } from '../../../domain/account/state.ts';
 import type { AppEnv } from '../../http/app-env.ts';
+import { levelInfo } from '../../http/routes/me-level.ts';
 import { HttpError, httpErrorFromDomain } from '../../http/errors.ts';
 import type { AuthCore } from '../auth-core.ts';
 import { requireUser } from '../guard.ts';
@@ -51,13 +52,16 @@ export function meRoutes(core: AuthCore) {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row) throw new HttpError(404, 'User not found');
+    // Level, tier and XP come from the gamification read model, which the XP awards keep current.
+    const xp = await levelInfo(core.database.db, userId);
     return {
       id: row.id,
       email: row.email,
       display_name: row.display_name,
       timezone: row.timezone,
-      level: row.level,
-      total_xp: row.total_xp,
+      level: xp.level,
+      tier: xp.tier,
+      total_xp: xp.total_xp,
       avatar_url: row.avatar_url,
       streak: row.streak,
       created_at: new Date(row.created_at).toISOString(),

@@ -1,11 +1,11 @@
 import type { Transaction } from 'kysely';
+import type { BadgeEvent } from '../../../domain/badge/events.ts';
 import { localStartOf } from '../../../domain/gamification/badge-criteria.ts';
 import { badgeDefinition } from '../../../domain/gamification/badge-definitions.ts';
 import type { WeekResult } from '../../../domain/gamification/streaks.ts';
-import type { BadgeEvent } from '../../../domain/badge/events.ts';
 import type { GoalCreated, GoalEvent } from '../../../domain/goal/events.ts';
-import type { RunEvent } from '../../../domain/run/events.ts';
 import { countedDistanceKm } from '../../../domain/run/counting.ts';
+import type { RunEvent } from '../../../domain/run/events.ts';
 import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { surgeDecider } from '../../../domain/surge/decide.ts';
 import { xpMultiplierAt } from '../../../domain/surge/state.ts';

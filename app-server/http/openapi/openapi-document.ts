@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { ErrorResponse } from './gamification-schemas.ts';
+import { ROUTE_DOCS, type RouteDoc } from './route-docs.ts';
+
+/** A route as Hono lists it in `app.routes`. */
+export interface RegisteredRoute {
+  readonly method: string;
+  readonly path: string;
+}
+
+type Operation = Record<string, unknown>;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** `/goals/:id/stats` → `/goals/{id}/stats`. */
+export function openApiPath(honoPath: string): string {
+  return honoPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+const inputSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+const outputSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' });
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const errorAnswer = (description: string) => ({ description, content: json(outputSchema(ErrorResponse)) });
+
+function parameters(schema: z.ZodType | undefined, where: 'query' | 'path') {
+  if (!schema) return [];
+  const js = inputSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (js.required ?? []).includes(name),
+    schema: s,
+  }));
+}
+
+function documented(doc: RouteDoc): Operation {
+  const params = [...parameters(doc.params, 'path'), ...parameters(doc.query, 'query')];
+  const responses: Record<string, unknown> = {
+    '200': doc.eventStream
+      ? { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }
+      : { description: 'OK', content: json(outputSchema(doc.response ?? z.unknown())) },
+    '400': errorAnswer('Bad input: `error` names the field and the rule'),
+  };
+  if (doc.auth) responses['401'] = errorAnswer('Missing, invalid or expired bearer token');
+  for (const status of doc.errors ?? [])
+    responses[String(status)] = errorAnswer(status === 404 ? 'Not found (or not yours)' : 'Conflict');
+  return {
+    summary: doc.summary,
+    tags: [doc.tag],
+    ...(doc.auth ? { security: [{ bearer: [] }] } : {}),
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(doc.body ? { requestBody: { required: true, content: json(inputSchema(doc.body)) } } : {}),
+    responses,
+  };
+}
+
+function generic(method: string, path: string): Operation {
+  const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  return {
+    summary: `${method.toUpperCase()} ${path}`,
+    tags: [path.split('/')[1] ?? 'api'],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    responses: { '200': { description: 'OK' }, default: errorAnswer('Error') },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the app: every route Hono has registered (middleware, listed as method ALL, is not
+ * a route), with the zod schemas of ROUTE_DOCS where a route is described there.
+ */
+export function buildOpenApiDocument(routes: readonly RegisteredRoute[]) {
+  const paths: Record<string, Record<string, Operation>> = {};
+  const add = (method: string, honoPath: string, operation: Operation) => {
+    const path = openApiPath(honoPath);
+    paths[path] ??= {};
+    paths[path][method] ??= operation;
+  };
+  for (const doc of ROUTE_DOCS) add(doc.method, doc.path, documented(doc));
+  for (const route of routes) {
+    const method = route.method.toLowerCase();
+    if (!(METHODS as readonly string[]).includes(method) || route.path.includes('*')) continue;
+    add(method, route.path, generic(method, openApiPath(route.path)));
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'StrideStake API', version: '1' },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    paths,
+  };
+}

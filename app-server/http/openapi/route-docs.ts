@@ -1,0 +1,128 @@
+import type { z } from 'zod';
+import {
+  ActiveSurgeResponse,
+  BadgeDefinitionsResponse,
+  BadgeIdParam,
+  BadgesQuery,
+  BadgesResponse,
+  CelebrateResponse,
+  LevelResponse,
+  RealtimeQuery,
+  StreakResponse,
+  SurgeHistoryQuery,
+  SurgeListResponse,
+  XpHistoryQuery,
+  XpHistoryResponse,
+} from './gamification-schemas.ts';
+
+/** One route's contract: the same zod schemas the handler parses with, turned into OpenAPI by openapi-document.ts. */
+export interface RouteDoc {
+  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Hono's form, `/me/badges/:id/celebrate`. */
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  /** Needs a bearer token. */
+  readonly auth: boolean;
+  readonly query?: z.ZodType;
+  readonly params?: z.ZodType;
+  readonly body?: z.ZodType;
+  /** The 200 answer; `text/event-stream` routes give none. */
+  readonly response?: z.ZodType;
+  readonly eventStream?: boolean;
+  /** Error statuses worth listing besides 400 (and 401 when `auth`). */
+  readonly errors?: readonly number[];
+}
+
+/**
+ * Documented routes. Add an entry beside each new route: the OpenAPI test fails for a route of the app that is
+ * missing from the document, and routes not described here are listed with a generic answer only.
+ */
+export const ROUTE_DOCS: readonly RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/me/streak',
+    summary: 'Current and longest weekly streak (§3 user_streaks)',
+    tag: 'gamification',
+    auth: true,
+    response: StreakResponse,
+  },
+  {
+    method: 'get',
+    path: '/me/xp-history',
+    summary: 'XP history, newest first; with run_ids, the XP each of those runs earned (surge bonus included)',
+    tag: 'gamification',
+    auth: true,
+    query: XpHistoryQuery,
+    response: XpHistoryResponse,
+  },
+  {
+    method: 'get',
+    path: '/me/xp',
+    summary: 'Total XP, level and tier',
+    tag: 'gamification',
+    auth: true,
+    response: LevelResponse,
+  },
+  {
+    method: 'get',
+    path: '/me/badges',
+    summary: 'Earned badges, newest first; uncelebrated=true&limit=5 for the celebration pop-up',
+    tag: 'badges',
+    auth: true,
+    query: BadgesQuery,
+    response: BadgesResponse,
+  },
+  {
+    method: 'post',
+    path: '/me/badges/:id/celebrate',
+    summary: 'Record that the badge celebration was shown and closed',
+    tag: 'badges',
+    auth: true,
+    params: BadgeIdParam,
+    response: CelebrateResponse,
+    errors: [404, 409],
+  },
+  {
+    method: 'get',
+    path: '/badges/definitions',
+    summary: 'The 12 badge definitions',
+    tag: 'badges',
+    auth: false,
+    response: BadgeDefinitionsResponse,
+  },
+  {
+    method: 'get',
+    path: '/surge/active',
+    summary: 'The surge in force now, or null (refetched every 60 s)',
+    tag: 'surge',
+    auth: false,
+    response: ActiveSurgeResponse,
+  },
+  {
+    method: 'get',
+    path: '/surge/upcoming',
+    summary: 'Scheduled surges, soonest first',
+    tag: 'surge',
+    auth: false,
+    response: SurgeListResponse,
+  },
+  {
+    method: 'get',
+    path: '/surge/history',
+    summary: 'Ended and canceled surges, newest first',
+    tag: 'surge',
+    auth: false,
+    query: SurgeHistoryQuery,
+    response: SurgeListResponse,
+  },
+  {
+    method: 'get',
+    path: '/realtime',
+    summary: 'Server-Sent Events: `changed` with the topics (goals, runs, streak, badges, xp, feed…) to refetch',
+    tag: 'realtime',
+    auth: true,
+    query: RealtimeQuery,
+    eventStream: true,
+  },
+];
