@@ -142,7 +142,9 @@ describe('EditNotes and DeleteRun', () => {
   it('the owner edits notes; an unchanged note is a no-op', () => {
     given(runDecider, [recorded])
       .when({ type: 'EditNotes', userId: 'u1', notes: 'hills', now })
-      .then([{ type: 'RunNotesEdited', data: { runId: 'r1', notes: 'hills', editedAt: now.toString() } }]);
+      .then([
+        { type: 'RunNotesEdited', data: { runId: 'r1', userId: 'u1', notes: 'hills', editedAt: now.toString() } },
+      ]);
     given(runDecider, [recorded]).when({ type: 'EditNotes', userId: 'u1', notes: 'easy', now }).then([]);
   });
 

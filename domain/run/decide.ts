@@ -114,7 +114,10 @@ export function decideRun(command: RunCommand, state: RunState): Decision {
       if (command.notes !== null && command.notes.length > MAX_NOTES_LENGTH) return left(runErrors.notesTooLong());
       if (command.notes === state.run.notes) return right([]);
       return right([
-        { type: 'RunNotesEdited', data: { runId, notes: command.notes, editedAt: command.now.toString() } },
+        {
+          type: 'RunNotesEdited',
+          data: { runId, userId: state.run.userId, notes: command.notes, editedAt: command.now.toString() },
+        },
       ]);
     }
     default: {

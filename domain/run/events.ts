@@ -35,7 +35,13 @@ export interface RunRecorded {
 /** The owner changed the notes. */
 export interface RunNotesEdited {
   readonly type: 'RunNotesEdited';
-  readonly data: { readonly runId: string; readonly notes: string | null; readonly editedAt: string };
+  /** Carries the owner so the notes can be encrypted under the owner's key (personal data; see docs/privacy.md). */
+  readonly data: {
+    readonly runId: string;
+    readonly userId: string;
+    readonly notes: string | null;
+    readonly editedAt: string;
+  };
 }
 
 /** The owner deleted the run; goal progress is recomputed without it. */
