@@ -1,5 +1,7 @@
+import { feedProjector } from './feed/feed-projector.ts';
 import { gamificationProjector } from './gamification/gamification-projector.ts';
 import { goalsProjector } from './goals/goals-projector.ts';
+import { groupsProjector } from './groups/groups-projector.ts';
 import { logStatsProjector } from './log-stats/log-stats-projector.ts';
 import type { Projector } from './runner/projector.ts';
 import { runsProjector } from './runs/runs-projector.ts';
@@ -12,4 +14,6 @@ export const allProjectors: readonly Projector[] = [
   goalsProjector,
   gamificationProjector,
   surgeProjector,
+  groupsProjector,
+  feedProjector,
 ];

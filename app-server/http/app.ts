@@ -22,6 +22,8 @@ import { meGamificationRoutes } from './routes/me-gamification-routes.ts';
 import { openapiRoutes } from './routes/openapi-routes.ts';
 import { realtimeRoutes } from './routes/realtime-routes.ts';
 import { surgeRoutes } from './routes/surge-routes.ts';
+import { feedRoutes } from './routes/feed-routes.ts';
+import { groupsRoutes } from './routes/groups-routes.ts';
 import type { ChangeHub } from '../realtime/change-hub.ts';
 
 /** Everything the HTTP layer needs, wired by the composition root (runtime.ts). */
@@ -68,6 +70,8 @@ export function createApp(deps: AppDeps) {
     .route('/', badgesRoutes(deps))
     .route('/', surgeRoutes(deps))
     .route('/', realtimeRoutes(deps))
+    .route('/', groupsRoutes(deps))
+    .route('/', feedRoutes(deps))
     // Read on first request, when every sub-app above is mounted (`route` returns this same app).
     .route('/', openapiRoutes(() => app.routes));
 }

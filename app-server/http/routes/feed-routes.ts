@@ -1,0 +1,81 @@
+import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { feedFilterSchema, reactionEmojiSchema } from '../../../domain/validation/feed.ts';
+import { charityNames, type FeedListRow, findFeedEvent, listFeed, reactionsOn } from '../../../projections/feed/feed-queries.ts';
+import { findGroupOfMember, groupMatesOf } from '../../../projections/groups/group-queries.ts';
+import { requireUser } from '../../auth/guard.ts';
+import { addReaction, removeReaction } from '../../commands/reactions/reaction-commands.ts';
+import type { AppDeps } from '../app.ts';
+import type { AppEnv } from '../app-env.ts';
+import { HttpError } from '../errors.ts';
+import { feedEventJson, reactionsJson } from './feed-json.ts';
+import { commandContext, parseWith, readJson } from './goals-input.ts';
+import { GROUP_NOT_FOUND } from './groups-routes.ts';
+
+const FEED_EVENT_NOT_FOUND = 'Feed event not found';
+
+const feedQuerySchema = z.object({
+  group_id: z.string().min(1).max(100).optional(),
+  filter: feedFilterSchema.catch('all'),
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}$/, 'Invalid cursor')
+    .transform(Number)
+    .optional(),
+});
+
+const reactionBody = z.object({ emoji: reactionEmojiSchema });
+
+/** The charity names a page's settled-stake cards need. */
+async function namesFor(db: Kysely<object>, rows: readonly FeedListRow[]) {
+  const ids = rows.map((r) => r.event_data.charity_id).filter((id): id is string => typeof id === 'string');
+  return charityNames(db, [...new Set(ids)]);
+}
+
+/**
+ * The activity feed and reactions (§3, §7). A card is visible to its author and to anyone sharing a group with
+ * them; anyone else gets 404, so card ids reveal nothing.
+ */
+export function feedRoutes(deps: AppDeps) {
+  const guard = requireUser(deps.auth);
+  const db = deps.database.db;
+  const visibleOr404 = async (id: string, viewerId: string) => {
+    const row = await findFeedEvent(db, id);
+    if (!row || !(await groupMatesOf(db, viewerId)).includes(row.user_id)) throw new HttpError(404, FEED_EVENT_NOT_FOUND);
+    return row;
+  };
+  const cardReactions = async (id: string) => reactionsJson(await reactionsOn(db, [id]));
+  return new Hono<AppEnv>()
+    .use('/feed', guard)
+    .use('/feed/*', guard)
+    .get('/feed', async (c) => {
+      const query = parseWith(feedQuerySchema, c.req.query());
+      const viewerId = c.var.userId;
+      if (query.group_id && !(await findGroupOfMember(db, query.group_id, viewerId))) throw new HttpError(404, GROUP_NOT_FOUND);
+      const scope = query.group_id ? { kind: 'group' as const, groupId: query.group_id } : { kind: 'own' as const, userId: viewerId };
+      const { rows, nextCursor } = await listFeed(db, scope, query.filter, query.cursor ?? null);
+      const [reactions, charities] = await Promise.all([reactionsOn(db, rows.map((r) => r.id)), namesFor(db, rows)]);
+      return c.json({
+        success: true as const,
+        data: rows.map((r) => feedEventJson(r, viewerId, query.group_id ?? null, reactions, charities)),
+        next_cursor: nextCursor === null ? null : String(nextCursor),
+      });
+    })
+    .post('/feed/:id/reactions', async (c) => {
+      const { emoji } = parseWith(reactionBody, await readJson(c));
+      const id = c.req.param('id');
+      await visibleOr404(id, c.var.userId);
+      const { position } = await addReaction(commandContext(deps, c), id, emoji);
+      if (position) await deps.projections.waitFor(position);
+      return c.json({ success: true as const, data: await cardReactions(id) }, 201);
+    })
+    .delete('/feed/:id/reactions/:emoji', async (c) => {
+      const emoji = parseWith(reactionEmojiSchema, c.req.param('emoji'));
+      const id = c.req.param('id');
+      await visibleOr404(id, c.var.userId);
+      const { position } = await removeReaction(commandContext(deps, c), id, emoji);
+      if (position) await deps.projections.waitFor(position);
+      return c.json({ success: true as const, data: await cardReactions(id) });
+    });
+}

@@ -1,0 +1,53 @@
+import { type Kysely, sql } from 'kysely';
+import type { ChallengeRun } from '../../domain/stats/challenges.ts';
+
+/** A member's streak (§3 user_streaks), zero when none was recorded yet. */
+export type MemberStreakRow = {
+  user_id: string;
+  current_streak: number;
+  longest_streak: number;
+  last_completed_week: string | null;
+};
+
+/**
+ * Members' runs that `viewerId` may see, optionally only those started in [from, to). Rejected runs (vehicle,
+ * teleport) never count. Strava terms (FACTS): a run synced from Strava is shown only to its owner, so other
+ * members' synced runs are left out of every figure the viewer gets.
+ */
+export async function visibleMemberRuns(
+  db: Kysely<object>,
+  groupId: string,
+  viewerId: string,
+  range: { from: Date; to: Date } | null,
+): Promise<ChallengeRun[]> {
+  const { rows } = await sql<{ user_id: string; distance_km: number; duration_sec: number; started_at: Date }>`
+    SELECT r.user_id, r.distance_km, r.duration_sec, r.started_at
+    FROM runs r JOIN group_members m ON m.user_id = r.user_id AND m.group_id = ${groupId}
+    WHERE r.verdict <> 'rejected' AND (r.source = 'gps' OR r.user_id = ${viewerId})
+      ${range ? sql`AND r.started_at >= ${range.from} AND r.started_at < ${range.to}` : sql``}
+    ORDER BY r.started_at, r.id`.execute(db);
+  return rows.map((r) => ({
+    user_id: r.user_id,
+    distance_km: Number(r.distance_km),
+    duration_sec: Number(r.duration_sec),
+    started_at: new Date(r.started_at).toISOString(),
+  }));
+}
+
+/** Streaks of the group's members. */
+export async function memberStreaks(db: Kysely<object>, groupId: string): Promise<Map<string, MemberStreakRow>> {
+  const { rows } = await sql<MemberStreakRow>`
+    SELECT m.user_id, coalesce(s.current_streak, 0)::int AS current_streak, coalesce(s.longest_streak, 0)::int AS longest_streak,
+      s.last_completed_week
+    FROM group_members m LEFT JOIN user_streaks s ON s.user_id = m.user_id
+    WHERE m.group_id = ${groupId}`.execute(db);
+  return new Map(rows.map((r) => [r.user_id, r]));
+}
+
+/** Members whose goal for the week starting `weekStart` was completed. */
+export async function membersWhoMetGoal(db: Kysely<object>, groupId: string, weekStart: string): Promise<Set<string>> {
+  const { rows } = await sql<{ user_id: string }>`
+    SELECT DISTINCT g.user_id FROM goals g JOIN group_members m ON m.user_id = g.user_id AND m.group_id = ${groupId}
+    WHERE g.period_start = ${weekStart} AND g.status = 'completed'`.execute(db);
+  return new Set(rows.map((r) => r.user_id));
+}
