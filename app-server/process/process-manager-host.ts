@@ -90,7 +90,9 @@ async function withTickLock(database: Database, name: string, work: () => Promis
   const db: Kysely<object> = database.db;
   // A session-level lock on a dedicated connection: held while the tick runs, released even if it throws.
   await db.connection().execute(async (connection) => {
-    const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(hashtext(${`pm-tick:${name}`})) AS locked`.execute(connection);
+    const { rows } = await sql<{
+      locked: boolean;
+    }>`SELECT pg_try_advisory_lock(hashtext(${`pm-tick:${name}`})) AS locked`.execute(connection);
     if (!rows[0]?.locked) return;
     try {
       await work();

@@ -11,7 +11,7 @@ import { runContribution } from './run-counting.ts';
  */
 export const runsProjector: Projector<'runs'> = {
   name: 'runs',
-  version: 1,
+  version: 2,
   tables: ['runs'],
 
   async createTables(db, tables) {
@@ -63,6 +63,12 @@ export const runsProjector: Projector<'runs'> = {
     if (batch.deleted.length > 0) {
       await sql`DELETE FROM ${table} WHERE id = ANY(${batch.deleted}::text[])`.execute(tx);
     }
+    if (batch.erasedUsers.length > 0) {
+      // The account's personal data is gone from the log (its key is shredded): the read model follows, keeping the
+      // facts (distance, time, verdict) the goals and stakes were settled on.
+      await sql`UPDATE ${table} SET notes = NULL, positions = '[]'::jsonb
+        WHERE user_id = ANY(${batch.erasedUsers}::text[])`.execute(tx);
+    }
     for (const userId of batch.users) announce(userId, 'runs');
   },
 };
@@ -71,6 +77,7 @@ interface RunBatch {
   readonly inserts: Record<string, unknown>[];
   readonly notes: { id: string; notes: string | null }[];
   readonly deleted: string[];
+  readonly erasedUsers: string[];
   readonly users: Set<string>;
 }
 
@@ -83,6 +90,7 @@ function foldRunBatch(events: readonly RecordedEvent[]): RunBatch {
   const inserts = new Map<string, Record<string, unknown>>();
   const notes = new Map<string, string | null>();
   const deleted: string[] = [];
+  const erasedUsers: string[] = [];
   const users = new Set<string>();
   for (const recorded of events) {
     const event = recorded as unknown as RunEvent;
@@ -99,7 +107,8 @@ function foldRunBatch(events: readonly RecordedEvent[]): RunBatch {
           distance_km: d.distanceKm,
           duration_sec: d.durationSec,
           notes: d.notes,
-          positions: d.positions,
+          // Null once the owner's personal data was erased (crypto-shredded in the log).
+          positions: d.positions ?? [],
           verdict: d.verification.verdict,
           verification: d.verification,
           ...runContribution(d.verification),
@@ -118,8 +127,19 @@ function foldRunBatch(events: readonly RecordedEvent[]): RunBatch {
         deleted.push(event.data.runId);
         break;
       default:
+        if (recorded.type === 'PersonalDataErased') {
+          const userId = (recorded.data as { userId: string }).userId;
+          erasedUsers.push(userId);
+          users.add(userId);
+        }
         break;
     }
   }
-  return { inserts: [...inserts.values()], notes: [...notes].map(([id, n]) => ({ id, notes: n })), deleted, users };
+  return {
+    inserts: [...inserts.values()],
+    notes: [...notes].map(([id, n]) => ({ id, notes: n })),
+    deleted,
+    erasedUsers,
+    users,
+  };
 }

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { createSecretBox, type SecretBox } from '../auth/secrets.ts';
+
+type KeyTables = {
+  personal_data_keys: { subject_id: string; sealed_key: string; created_at: Date };
+};
+
+type Db = Kysely<object> | Transaction<object>;
+
+// A shredded key must stop working everywhere soon: other API instances drop cached keys after this long.
+const CACHE_MS = 60_000;
+
+/**
+ * One random data key per user, sealed at rest under the server key. `shred` deletes it: what was encrypted with
+ * it can never be read again, from the live log, a replay or a backup of the events.
+ */
+export class PersonalKeyVault {
+  readonly #db: Kysely<object>;
+  readonly #master: SecretBox;
+  readonly #now: () => Date;
+  readonly #cache = new Map<string, { box: SecretBox; until: number }>();
+
+  constructor(options: { db: Kysely<object>; serverSecret: string | undefined; now: () => Date }) {
+    this.#db = options.db;
+    this.#master = createSecretBox(options.serverSecret);
+    this.#now = options.now;
+  }
+
+  /** The subject's key, created on first use. Runs in `db` (the caller's transaction, when it holds one). */
+  async keyFor(subjectId: string, db: Db = this.#db): Promise<SecretBox> {
+    const cached = this.#cached(subjectId);
+    if (cached) return cached;
+    const tables = db.withTables<KeyTables>();
+    await tables
+      .insertInto('personal_data_keys')
+      .values({
+        subject_id: subjectId,
+        sealed_key: this.#master.seal(randomBytes(32).toString('base64url')),
+        created_at: this.#now(),
+      })
+      .onConflict((oc) => oc.column('subject_id').doNothing())
+      .execute();
+    const found = await this.existingKey(subjectId, db);
+    if (!found) throw new Error(`Personal data key for ${subjectId} vanished while being created`);
+    return found;
+  }
+
+  /** The subject's key if it still exists, else null (shredded, or never needed). */
+  async existingKey(subjectId: string, db: Db = this.#db): Promise<SecretBox | null> {
+    const cached = this.#cached(subjectId);
+    if (cached) return cached;
+    const row = await db
+      .withTables<KeyTables>()
+      .selectFrom('personal_data_keys')
+      .select('sealed_key')
+      .where('subject_id', '=', subjectId)
+      .executeTakeFirst();
+    if (!row) return null;
+    const box = createSecretBox(this.#master.open(row.sealed_key));
+    this.#cache.set(subjectId, { box, until: performance.now() + CACHE_MS });
+    return box;
+  }
+
+  /** Destroys the subject's key. */
+  async shred(subjectId: string, db: Db = this.#db): Promise<void> {
+    this.#cache.delete(subjectId);
+    await db.withTables<KeyTables>().deleteFrom('personal_data_keys').where('subject_id', '=', subjectId).execute();
+  }
+
+  #cached(subjectId: string): SecretBox | null {
+    const entry = this.#cache.get(subjectId);
+    if (!entry) return null;
+    if (entry.until < performance.now()) {
+      this.#cache.delete(subjectId);
+      return null;
+    }
+    return entry.box;
+  }
+}
