@@ -1,0 +1,80 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeCommand } from '../../app-server/commands/execute-command.ts';
+import { surgeDecider } from '../../domain/surge/decide.ts';
+import { allProjectors } from '../../projections/registry.ts';
+import { liveTableNames } from '../../projections/runner/projector.ts';
+import { createGoal, deleteRun, endGoal, logRun, settle, testUser } from '../api/gamification-fixtures.ts';
+import { type DatabaseTarget, databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+
+/** Every row of a table, as JSON text ordered by all its columns, so two copies compare exactly. */
+async function rowsOf(rt: TestRuntime, table: string): Promise<string[]> {
+  const { rows } = await sql<{ row: string }>`
+    SELECT row_to_json(t)::text AS row FROM ${sql.table(table)} AS t ORDER BY row_to_json(t)::text`.execute(
+    rt.database.db,
+  );
+  return rows.map((r) => r.row);
+}
+
+describe.each(databaseTargets())('rebuilding every read model on %s', (target: DatabaseTarget) => {
+  let rt: TestRuntime;
+
+  beforeAll(async () => {
+    rt = await startTestRuntime(target, { now: '2026-11-16T08:00:00Z' });
+    const users = [await testUser(rt, 'ada'), await testUser(rt, 'bob'), await testUser(rt, 'cy')];
+    let n = 0;
+    await executeCommand(
+      rt.store,
+      surgeDecider,
+      'surge-schedule',
+      {
+        type: 'ScheduleSurge',
+        surgeId: 'weekend',
+        xpMultiplier: 1.5,
+        startsAt: '2026-11-21T06:00:00Z',
+        endsAt: '2026-11-21T18:00:00Z',
+        now: rt.clock.now().toISOString(),
+      },
+      {
+        actorId: null,
+        correlationId: 'seed',
+        now: rt.clock.now(),
+        newEventId: () => `00000000-0000-4000-8000-00000000000${++n}`,
+      },
+    );
+    // Three weeks of a realistic history: runs (some in a surge, one deleted), goals completed and missed.
+    const weeks = ['2026-11-16', '2026-11-23', '2026-11-30'];
+    for (const [w, weekStart] of weeks.entries()) {
+      rt.clock.set(`${weekStart}T07:00:00Z`);
+      for (const [u, user] of users.entries()) {
+        await createGoal(rt, user.id, `g-${u}-${w}`, weekStart);
+        for (let d = 0; d < 6; d += 1 + u) {
+          const day = new Date(Date.parse(`${weekStart}T05:${10 + u}:00Z`) + d * 86_400_000).toISOString();
+          await logRun(rt, user.id, `r-${u}-${w}-${d}`, 3 + u * 4.3 + d, day);
+        }
+      }
+      rt.clock.set(new Date(Date.parse(`${weekStart}T00:00:00Z`) + 6.5 * 86_400_000));
+      await deleteRun(rt, users[0]!.id, `r-0-${w}-1`);
+      await endGoal(rt, `g-0-${w}`, 'completed');
+      await endGoal(rt, `g-1-${w}`, w === 1 ? 'missed' : 'completed');
+      await endGoal(rt, `g-2-${w}`, 'missed');
+      await settle(rt);
+    }
+    await settle(rt);
+  }, 300_000);
+  afterAll(async () => rt?.close());
+
+  it('yields tables identical to the live ones, for every registered projector', async () => {
+    const badges = await rowsOf(rt, 'badges');
+    expect(badges.length).toBeGreaterThan(5);
+    for (const projector of allProjectors) {
+      const tables = Object.values(liveTableNames(projector));
+      const before = new Map<string, string[]>();
+      for (const table of tables) before.set(table, await rowsOf(rt, table));
+      await rt.projections.rebuild(projector.name);
+      for (const table of tables) {
+        expect({ table, rows: await rowsOf(rt, table) }).toEqual({ table, rows: before.get(table) });
+      }
+    }
+  });
+});
