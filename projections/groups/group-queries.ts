@@ -21,6 +21,8 @@ export type MemberRow = {
   avatar_url: string | null;
   level: number;
   total_xp: number;
+  /** XP earned by runs synced from a connected service: hidden from other members (Strava terms). */
+  synced_run_xp: number;
 };
 
 const groupColumns = sql`g.id, g.name, g.invite_code, g.invite_expires_at, g.owner_user_id, g.created_at, m.role,
@@ -55,7 +57,9 @@ export async function findGroupIdByInviteCode(db: Kysely<object>, code: string):
 export async function groupMembers(db: Kysely<object>, groupId: string): Promise<MemberRow[]> {
   const { rows } = await sql<MemberRow>`
     SELECT m.user_id, m.role, m.joined_at, coalesce(u.display_name, 'Deleted user') AS display_name, u.avatar_url,
-           coalesce(x.level, 1)::int AS level, coalesce(x.total_xp, 0)::int AS total_xp
+           coalesce(x.level, 1)::int AS level, coalesce(x.total_xp, 0)::int AS total_xp,
+           (SELECT coalesce(sum(h.xp_amount), 0)::int FROM xp_history h JOIN runs r ON r.id = h.source_id
+            WHERE h.user_id = m.user_id AND h.source_type = 'run' AND r.source <> 'gps') AS synced_run_xp
     FROM group_members m
     LEFT JOIN users u ON u.id = m.user_id
     LEFT JOIN user_xp x ON x.user_id = m.user_id

@@ -1,3 +1,4 @@
+import { levelForXp } from '../../../domain/gamification/levels.ts';
 import type { GroupRow, MemberRow } from '../../../projections/groups/group-queries.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -28,15 +29,17 @@ export function groupJson(g: GroupRow, members: readonly MemberRow[]) {
   };
 }
 
-/** One leaderboard line (§7: members by level, then XP, descending). */
-export function leaderboardJson(m: MemberRow, index: number) {
-  return {
-    rank: index + 1,
-    user_id: m.user_id,
-    display_name: m.display_name,
-    avatar_url: m.avatar_url,
-    role: m.role,
-    level: Number(m.level),
-    total_xp: Number(m.total_xp),
-  };
+/**
+ * The leaderboard as `viewerId` sees it (§7: by level, then XP, descending). Strava terms: another member's XP from
+ * synced runs is Strava data, so it is left out of their total (and level) for everyone but themselves.
+ */
+export function leaderboardJson(members: readonly MemberRow[], viewerId: string) {
+  return members
+    .map((m) => {
+      const total = Number(m.total_xp) - (m.user_id === viewerId ? 0 : Number(m.synced_run_xp));
+      const level = m.user_id === viewerId || Number(m.synced_run_xp) === 0 ? Number(m.level) : levelForXp(Math.max(0, total));
+      return { user_id: m.user_id, display_name: m.display_name, avatar_url: m.avatar_url, role: m.role, level, total_xp: total };
+    })
+    .sort((a, b) => b.level - a.level || b.total_xp - a.total_xp || a.display_name.localeCompare(b.display_name))
+    .map((line, index) => ({ rank: index + 1, ...line }));
 }

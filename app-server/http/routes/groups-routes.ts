@@ -92,7 +92,7 @@ export function groupsRoutes(deps: AppDeps) {
       const groupId = c.req.param('id');
       await memberOr404(groupId, c.var.userId);
       const members = await groupMembers(db, groupId);
-      return c.json({ success: true as const, data: members.map(leaderboardJson) });
+      return c.json({ success: true as const, data: leaderboardJson(members, c.var.userId) });
     })
     .get('/groups/:id/challenges', async (c) => {
       const groupId = c.req.param('id');
