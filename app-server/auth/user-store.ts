@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isLeft } from 'fp-ts/Either';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Transaction, Updateable } from 'kysely';
 import { accountDecider, accountStreamId } from '../../domain/account/decide.ts';
 import type { AccountEvent } from '../../domain/account/events.ts';

@@ -1,4 +1,4 @@
-import { isLeft } from 'fp-ts/Either';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Decider } from '../../domain/shared/decider.ts';
 import {
   type AppendResult,

@@ -1,5 +1,5 @@
-import { type Either, chain, left, map, right } from 'fp-ts/Either';
-import { pipe } from 'fp-ts/function';
+import { type Either, chain, left, map, right } from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import { type Decider, type DomainError, domainError } from '../shared/decider.ts';
 import type { AccountCommand, RegisterUser, UpdateProfile } from './commands.ts';
 import type { AccountEvent } from './events.ts';

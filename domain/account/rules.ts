@@ -1,4 +1,4 @@
-import { type Either, left, right } from 'fp-ts/Either';
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { type DomainError, domainError } from '../shared/decider.ts';
 import { DEFAULT_TIME_ZONE, canonicalTimeZone } from '../shared/time-zone.ts';
 

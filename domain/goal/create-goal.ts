@@ -1,5 +1,5 @@
-import { type Either, chain, map } from 'fp-ts/Either';
-import { pipe } from 'fp-ts/function';
+import { type Either, chain, map } from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../shared/decider.ts';
 import type { CreateGoal } from './commands.ts';
 import { goalDecider } from './decide.ts';

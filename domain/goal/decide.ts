@@ -1,4 +1,4 @@
-import { type Either, left, right } from 'fp-ts/Either';
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { Temporal } from 'temporal-polyfill';
 import type { Decider, DomainError } from '../shared/decider.ts';
 import { isStakeOption } from '../shared/money.ts';

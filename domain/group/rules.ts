@@ -1,4 +1,4 @@
-import { type Either, left, right } from 'fp-ts/Either';
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { type DomainError, domainError } from '../shared/decider.ts';
 
 /** Shortest and longest group names after trimming (§5, §9). */

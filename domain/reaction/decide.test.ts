@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isRight } from 'fp-ts/Either';
+import { isRight } from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '../shared/decider.ts';
 import { given } from '../gamification/testing.ts';

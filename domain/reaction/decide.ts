@@ -1,4 +1,4 @@
-import { type Either, left, right } from 'fp-ts/Either';
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { type Decider, type DomainError, domainError } from '../shared/decider.ts';
 import type { ReactionCommand } from './commands.ts';
 import { ReactionEmoji, type ReactionEvent } from './events.ts';

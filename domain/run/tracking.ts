@@ -1,4 +1,4 @@
-import { type Either, left, right } from 'fp-ts/Either';
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import type { Temporal } from 'temporal-polyfill';
 import { type Decider, type DomainError, domainError } from '../shared/decider.ts';
 

@@ -1,4 +1,4 @@
-import type { Either } from 'fp-ts/Either';
+import type { Either } from 'fp-ts/lib/Either.js';
 
 /**
  * A refusal from the domain: a stable code for programs and the exact user-facing message of the spec for people.

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isRight } from 'fp-ts/Either';
+import { isRight } from 'fp-ts/lib/Either.js';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { given } from '../gamification/testing.ts';

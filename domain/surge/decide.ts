@@ -1,4 +1,4 @@
-import { type Either, left, right } from 'fp-ts/Either';
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { compareInstants } from '../gamification/time.ts';
 import { type Decider, type DomainError, domainError } from '../shared/decider.ts';
 import type { CancelSurge, ScheduleSurge, SurgeCommand } from './commands.ts';

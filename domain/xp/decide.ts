@@ -1,4 +1,4 @@
-import { type Either, right } from 'fp-ts/Either';
+import { type Either, right } from 'fp-ts/lib/Either.js';
 import { settleWeek } from '../gamification/week-settlement.ts';
 import { badgeXpEntry, runDeletedXpEntry, runXp, runXpEntry, type XpEntry } from '../gamification/xp.ts';
 import type { Decider, DomainError } from '../shared/decider.ts';

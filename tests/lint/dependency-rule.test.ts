@@ -41,9 +41,17 @@ describe('the dependency rule of ARCHITECTURE.md is enforced by the linter', () 
   });
 
   it('accepts zod and fp-ts in domain/', () => {
-    const result = lint('domain/goal/probe.ts', "import { z } from 'zod';\nimport { either } from 'fp-ts';\nexport const s = [z, either];\n");
+    const result = lint('domain/goal/probe.ts', "import { z } from 'zod';\nimport { either } from 'fp-ts/lib/index.js';\nexport const s = [z, either];\n");
     expect(result.output).not.toContain('noRestrictedImports');
     expect(result.ok).toBe(true);
+  });
+
+  it('refuses fp-ts directory imports, which Node cannot load outside the test runner', () => {
+    const bad = lint('app-server/x/probe.ts', "import { left } from 'fp-ts/Either';\nexport const l = left;\n");
+    expect(bad.ok).toBe(false);
+    expect(bad.output).toContain("fp-ts/lib/<Module>.js");
+    const good = lint('domain/goal/probe.ts', "import { left } from 'fp-ts/lib/Either.js';\nexport const l = left;\n");
+    expect(good.ok).toBe(true);
   });
 
   it('refuses app-server/ imports in projections/', () => {

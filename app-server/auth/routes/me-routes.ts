@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { isLeft } from 'fp-ts/Either';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { z } from 'zod';
 import { accountDecider, accountStreamId } from '../../../domain/account/decide.ts';
 import { AccountEvent } from '../../../domain/account/events.ts';

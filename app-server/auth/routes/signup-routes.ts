@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isLeft } from 'fp-ts/Either';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { Hono } from 'hono';
 import { validateDisplayName, validateTimeZone } from '../../../domain/account/rules.ts';
 import type { AppEnv } from '../../http/app-env.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isLeft } from 'fp-ts/Either';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { Temporal } from 'temporal-polyfill';
 import { runDecider } from '../../../domain/run/decide.ts';
 import { trackingDecider, trackingErrors, type TrackingEvent } from '../../../domain/run/tracking.ts';

@@ -1,4 +1,4 @@
-import { isLeft } from 'fp-ts/Either';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { expect } from 'vitest';
 import type { Decider } from '../decider.ts';
 import { foldEvents } from '../decider.ts';
