@@ -44,6 +44,10 @@ const testBody = z.object({
     .max(500, 'Message must be at most 500 characters'),
   type: z.enum(['upcoming_goal', 'midweek_update', 'ending_soon'], { error: TYPE_ERROR }),
 });
+// The shared schema, with the same message when the token is missing altogether rather than zod's default.
+const registerBody = pushRegistrationSchema.extend({
+  token: z.string({ error: 'A push token is required' }).trim().min(1, 'A push token is required').max(4096),
+});
 const unregisterBody = z.object({ token: z.string().trim().min(1, 'A push token is required').optional() });
 const afterQuery = z.object({ after: z.iso.datetime({ offset: true, error: 'after must be an ISO date-time' }).optional() });
 const historyQuery = z.object({
@@ -64,7 +68,7 @@ export function notificationsRoutes(deps: AppDeps) {
     .use('/notifications', guard)
     .use('/notifications/*', guard)
     .post('/notifications/register', async (c) => {
-      const { token, platform } = parseWith(pushRegistrationSchema, await readJson(c));
+      const { token, platform } = parseWith(registerBody, await readJson(c));
       const now = deps.clock.now();
       // A token belongs to one device; if it signed in as someone else, the device now notifies the new user.
       await sql`
