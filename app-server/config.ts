@@ -85,6 +85,18 @@ export const configSchema = z.object({
     .optional(),
   /** Use the database-backed local payment gateway when no Stripe key is set; unset = on outside production. */
   PAYMENTS_LOCAL_GATEWAY: booleanFlag.optional(),
+  /** Firebase service-account JSON (project_id, client_email, private_key); when set, pushes go through FCM. */
+  FIREBASE_SERVICE_ACCOUNT: z
+    .string()
+    .refine((value) => {
+      try {
+        const parsed = JSON.parse(value) as Record<string, unknown>;
+        return ['project_id', 'client_email', 'private_key'].every((k) => typeof parsed[k] === 'string');
+      } catch {
+        return false;
+      }
+    }, { message: 'must be a service-account JSON with project_id, client_email and private_key' })
+    .optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -15,6 +15,9 @@ import { createLogger } from './logger.ts';
 import { ProcessManagerHost } from './process/process-manager-host.ts';
 import { allProcessManagers } from './process/registry.ts';
 import { ChangeHub } from './realtime/change-hub.ts';
+import { createPushSender } from './adapters/push/create-push-sender.ts';
+import type { PushSender } from './adapters/push/push-sender.ts';
+import { createRemindersProcess } from './process/reminders/reminders-process.ts';
 
 /** A wired server: every adapter chosen from the configuration, ready to serve and to run workers. */
 export interface Runtime {
@@ -41,6 +44,8 @@ export interface RuntimeOverrides {
   readonly logger?: Logger;
   /** An already-open database (tests share one PGlite per file). */
   readonly database?: Database;
+  /** A push sender to use instead of the configured one (tests). */
+  readonly push?: PushSender;
 }
 
 /**
@@ -54,6 +59,8 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     overrides.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   await migrateToLatest(database.db);
   const store = createPostgresEventStore(database);
+  // FCM when configured; otherwise notifications are in-app only.
+  const push = overrides.push ?? createPushSender(config);
   const projections = new ProjectionRunner({
     db: database.db,
     store,
@@ -66,13 +73,13 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     database,
     store,
     clock,
-    managers: allProcessManagers,
+    managers: [...allProcessManagers, createRemindersProcess({ push })],
     onError: (manager, error) => logger.error({ err: error, manager }, 'process manager failed'),
   });
   const changes = new ChangeHub();
   await changes.start(database);
   const auth = createAuthCore({ config, clock, logger, database, store });
-  const app = createApp({ config, logger, clock, database, projections, store, auth, changes });
+  const app = createApp({ config, logger, clock, database, projections, store, auth, changes, push });
 
   let closed = false;
   return {

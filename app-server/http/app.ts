@@ -24,6 +24,9 @@ import { realtimeRoutes } from './routes/realtime-routes.ts';
 import { surgeRoutes } from './routes/surge-routes.ts';
 import { feedRoutes } from './routes/feed-routes.ts';
 import { groupsRoutes } from './routes/groups-routes.ts';
+import { notificationsRoutes } from './routes/notifications-routes.ts';
+import { preferencesRoutes } from './routes/preferences-routes.ts';
+import type { PushSender } from '../adapters/push/push-sender.ts';
 import type { ChangeHub } from '../realtime/change-hub.ts';
 
 /** Everything the HTTP layer needs, wired by the composition root (runtime.ts). */
@@ -40,6 +43,8 @@ export interface AppDeps {
   /** This instance's fan-out of projection change announcements to SSE connections. */
   readonly changes: ChangeHub;
   readonly reportError?: (error: unknown) => void;
+  /** Push delivery (FCM or in-app only); in-app only when absent. */
+  readonly push?: PushSender;
 }
 
 /** Builds the API: shared middleware, then one sub-app per resource. */
@@ -72,6 +77,8 @@ export function createApp(deps: AppDeps) {
     .route('/', realtimeRoutes(deps))
     .route('/', groupsRoutes(deps))
     .route('/', feedRoutes(deps))
+    .route('/', preferencesRoutes(deps))
+    .route('/', notificationsRoutes(deps))
     // Read on first request, when every sub-app above is mounted (`route` returns this same app).
     .route('/', openapiRoutes(() => app.routes));
 }
