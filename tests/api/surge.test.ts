@@ -157,30 +157,21 @@ describe('npm run surge', () => {
     }
   });
 
-  // Plain Node cannot load the server while modules import 'fp-ts/Either' (a directory import ESM refuses); the
-  // test runs as soon as those imports are fixed (see the report of issue #5).
-  const serverLoads =
-    spawnSync(process.execPath, ['--input-type=module', '-e', "await import('fp-ts/Either')"], { cwd: root }).status === 0;
-
-  it.skipIf(!serverLoads)(
-    'schedules, lists and refuses an overlap on an embedded database',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'surge-cli-'));
-      try {
-        const env = { DATA_DIR: dir };
-        const start = new Date(Date.now() + 86_400_000).toISOString();
-        const scheduled = run(['schedule', '--multiplier', '2', '--start', start, '--hours', '3'], env);
-        expect(scheduled.stderr).toBe('');
-        expect(scheduled.stdout).toMatch(/^scheduled [0-9a-f-]{36}: 2x from /);
-        const overlap = run(['schedule', '--multiplier', '3', '--start', start, '--hours', '1'], env);
-        expect(overlap.status).toBe(1);
-        expect(overlap.stderr).toContain('Surge overlaps another surge');
-        const listed = run(['list'], env);
-        expect(listed.stdout).toMatch(/scheduled\s+2x/);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-    90_000,
-  );
+  it('schedules, lists and refuses an overlap on an embedded database', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'surge-cli-'));
+    try {
+      const env = { DATA_DIR: dir };
+      const start = new Date(Date.now() + 86_400_000).toISOString();
+      const scheduled = run(['schedule', '--multiplier', '2', '--start', start, '--hours', '3'], env);
+      expect(scheduled.stderr).toBe('');
+      expect(scheduled.stdout).toMatch(/^scheduled [0-9a-f-]{36}: 2x from /);
+      const overlap = run(['schedule', '--multiplier', '3', '--start', start, '--hours', '1'], env);
+      expect(overlap.status).toBe(1);
+      expect(overlap.stderr).toContain('Surge overlaps another surge');
+      const listed = run(['list'], env);
+      expect(listed.stdout).toMatch(/scheduled\s+2x/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
