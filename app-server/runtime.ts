@@ -15,6 +15,9 @@ import { createLogger } from './logger.ts';
 import { ProcessManagerHost } from './process/process-manager-host.ts';
 import { allProcessManagers } from './process/registry.ts';
 import { ChangeHub } from './realtime/change-hub.ts';
+import { createPaymentGateway } from './adapters/payments/create-payment-gateway.ts';
+import type { PaymentGateway } from './adapters/payments/payment-gateway.ts';
+import { createStakeSettlementProcess } from './process/stakes/stake-settlement-process.ts';
 import { createPushSender } from './adapters/push/create-push-sender.ts';
 import type { PushSender } from './adapters/push/push-sender.ts';
 import { createRemindersProcess } from './process/reminders/reminders-process.ts';
@@ -34,6 +37,8 @@ export interface Runtime {
   readonly app: AppType;
   /** The auth service, for workers and tests (keys, sessions, mailbox). */
   readonly auth: AuthCore;
+  /** The card processor (Stripe or the local gateway), or null when payments are not configured. */
+  readonly payments: PaymentGateway | null;
   /** Starts projections and process managers (when RUN_WORKERS). */
   startWorkers(): Promise<void>;
   close(): Promise<void>;
@@ -44,6 +49,8 @@ export interface RuntimeOverrides {
   readonly logger?: Logger;
   /** An already-open database (tests share one PGlite per file). */
   readonly database?: Database;
+  /** A payment gateway to use instead of the configured one (tests). */
+  readonly payments?: PaymentGateway | null;
   /** A push sender to use instead of the configured one (tests). */
   readonly push?: PushSender;
 }
@@ -61,6 +68,8 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   const store = createPostgresEventStore(database);
   // FCM when configured; otherwise notifications are in-app only.
   const push = overrides.push ?? createPushSender(config);
+  const payments =
+    overrides.payments !== undefined ? overrides.payments : createPaymentGateway(config, { db: database.db, clock });
   const projections = new ProjectionRunner({
     db: database.db,
     store,
@@ -73,13 +82,13 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     database,
     store,
     clock,
-    managers: [...allProcessManagers, createRemindersProcess({ push })],
+    managers: [...allProcessManagers, createStakeSettlementProcess({ gateway: payments }), createRemindersProcess({ push })],
     onError: (manager, error) => logger.error({ err: error, manager }, 'process manager failed'),
   });
   const changes = new ChangeHub();
   await changes.start(database);
   const auth = createAuthCore({ config, clock, logger, database, store });
-  const app = createApp({ config, logger, clock, database, projections, store, auth, changes, push });
+  const app = createApp({ config, logger, clock, database, projections, store, auth, changes, payments, push });
 
   let closed = false;
   return {
@@ -93,6 +102,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     changes,
     app,
     auth,
+    payments,
     async startWorkers() {
       await projections.start();
       processes.start();

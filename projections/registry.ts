@@ -5,6 +5,8 @@ import { groupsProjector } from './groups/groups-projector.ts';
 import { logStatsProjector } from './log-stats/log-stats-projector.ts';
 import type { Projector } from './runner/projector.ts';
 import { runsProjector } from './runs/runs-projector.ts';
+import { ledgerProjector } from './ledger/ledger-projector.ts';
+import { stakesProjector } from './stakes/stakes-projector.ts';
 import { surgeProjector } from './surge/surge-projector.ts';
 
 /** Every read model the product maintains. The runner, the rebuild CLI and the tests all start from this list. */
@@ -16,4 +18,6 @@ export const allProjectors: readonly Projector[] = [
   surgeProjector,
   groupsProjector,
   feedProjector,
+  stakesProjector,
+  ledgerProjector,
 ];

@@ -22,6 +22,10 @@ import { meGamificationRoutes } from './routes/me-gamification-routes.ts';
 import { openapiRoutes } from './routes/openapi-routes.ts';
 import { realtimeRoutes } from './routes/realtime-routes.ts';
 import { surgeRoutes } from './routes/surge-routes.ts';
+import { charitiesRoutes } from './routes/charities-routes.ts';
+import { paymentsRoutes } from './routes/payments-routes.ts';
+import { stakesRoutes } from './routes/stakes-routes.ts';
+import type { PaymentGateway } from '../adapters/payments/payment-gateway.ts';
 import { feedRoutes } from './routes/feed-routes.ts';
 import { groupsRoutes } from './routes/groups-routes.ts';
 import { notificationsRoutes } from './routes/notifications-routes.ts';
@@ -42,6 +46,8 @@ export interface AppDeps {
   readonly auth: AuthCore;
   /** This instance's fan-out of projection change announcements to SSE connections. */
   readonly changes: ChangeHub;
+  /** The card processor, or null when payments are not configured (routes then answer the spec's message). */
+  readonly payments: PaymentGateway | null;
   readonly reportError?: (error: unknown) => void;
   /** Push delivery (FCM or in-app only); in-app only when absent. */
   readonly push?: PushSender;
@@ -74,6 +80,9 @@ export function createApp(deps: AppDeps) {
     .route('/', meGamificationRoutes(deps))
     .route('/', badgesRoutes(deps))
     .route('/', surgeRoutes(deps))
+    .route('/', paymentsRoutes(deps))
+    .route('/', stakesRoutes(deps))
+    .route('/', charitiesRoutes(deps))
     .route('/', realtimeRoutes(deps))
     .route('/', groupsRoutes(deps))
     .route('/', feedRoutes(deps))

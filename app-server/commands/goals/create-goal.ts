@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { isLeft } from 'fp-ts/Either';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { decideCreateGoal } from '../../../domain/goal/create-goal.ts';
 import { type UserGoalsEvent, userGoalsDecider } from '../../../domain/goal/user-goals.ts';
 import { domainError, foldEvents } from '../../../domain/shared/decider.ts';
 import { type LogPosition, WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
 import type { CreateGoalBody } from '../../../domain/validation/goal.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
+import { stakeIdForGoal } from '../../../domain/stake/from-goal.ts';
+import { stakeStreamId } from '../../process/stakes/stake-stream.ts';
+import { stakeOpeningEvents } from '../stakes/open-stake.ts';
 import { toNewEvent } from '../execute-command.ts';
 import { instantOf, type UserCommandContext, userMetadata } from './command-context.ts';
 
@@ -16,7 +19,7 @@ import { instantOf, type UserCommandContext, userMetadata } from './command-cont
 export const STAKES_UNAVAILABLE = 'Money stakes are not available yet. Please choose a free goal ($0).';
 
 /** Whether stakes above 0 are accepted; flipped on when the payments port is wired. */
-export const STAKES_ENABLED = false;
+export const STAKES_ENABLED = true;
 
 /**
  * Creates a goal: the goal's own rules, then the one-goal-per-week rule of the user's goal index. Both streams are
@@ -75,7 +78,16 @@ export async function createGoal(
           goalEvents.map((e) => toNewEvent(e, metadata)),
           { expectedVersion: 'no_stream', transaction: tx },
         );
-        return appended.position;
+        // A staked goal opens its stake in the same transaction (money issue); the route checked the card first.
+        const created = goalEvents.find((e) => e.type === 'GoalCreated');
+        const stakeEvents = created?.type === 'GoalCreated' ? stakeOpeningEvents(created.data, context.now) : [];
+        if (stakeEvents.length === 0) return appended.position;
+        const stake = await context.store.appendToStream(
+          stakeStreamId(stakeIdForGoal(goalId)),
+          stakeEvents.map((e) => toNewEvent(e, metadata)),
+          { expectedVersion: 'no_stream', transaction: tx },
+        );
+        return stake.position;
       });
       return { goalId, position };
     } catch (error) {

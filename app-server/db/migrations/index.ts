@@ -3,6 +3,8 @@ import { eventStoreMigrations } from '../../adapters/event-store/postgres/migrat
 import { localGatewayMigrations } from '../../adapters/payments/local/migrations.ts';
 import { authMigrations } from '../../auth/migrations.ts';
 import { goalLifecycleMigrations } from '../../process/goal-lifecycle/migrations.ts';
+import { stakeProcessMigrations } from '../../process/stakes/migrations.ts';
+import { charityMigrations } from '../../charities/migrations.ts';
 import { notificationsMigrations } from '../../commands/notifications/migrations.ts';
 import { preferencesMigrations } from '../../commands/preferences/migrations.ts';
 import { projectionRunnerMigrations } from '../../../projections/runner/migrations.ts';
@@ -18,6 +20,8 @@ export const migrations: Record<string, Migration> = {
   ...authMigrations,
   ...goalLifecycleMigrations,
   ...localGatewayMigrations,
+  ...charityMigrations,
+  ...stakeProcessMigrations,
   ...preferencesMigrations,
   ...notificationsMigrations,
 };

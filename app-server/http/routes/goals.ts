@@ -10,6 +10,7 @@ import { runsBetween } from '../../../projections/runs/run-queries.ts';
 import { requireUser } from '../../auth/guard.ts';
 import { endGoal } from '../../commands/goals/change-goal.ts';
 import { createGoal } from '../../commands/goals/create-goal.ts';
+import { checkStakeTerms } from '../../commands/stakes/open-stake.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
@@ -47,6 +48,11 @@ export function goalsRoutes(deps: AppDeps) {
     .post('/goals', async (c) => {
       const body = parseWith(createGoalBodySchema, await readJson(c));
       const context = commandContext(deps, c);
+      await checkStakeTerms(db, deps.payments, context.userId, {
+        stakeAmountCents: body.stake_amount_cents,
+        paymentMethodId: body.payment_method_id,
+        charityId: body.charity_id,
+      });
       const { goalId, position } = await createGoal(context, body, await userTimeZone(db, context.userId));
       await deps.projections.waitFor(position);
       return c.json(

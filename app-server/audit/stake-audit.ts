@@ -1,0 +1,200 @@
+import type { StakeEvent } from '../../domain/stake/events.ts';
+import { splitCapture } from '../../domain/shared/money.ts';
+import type { RecordedEvent } from '../../domain/shared/event-store.ts';
+import type { StakeHoldReleaseConfirmed } from '../process/stakes/release-confirmed.ts';
+
+/** Which stakes to audit: opened within [from, to), of one user, or for one charity. */
+export type AuditFilter = {
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  readonly userId?: string | undefined;
+  readonly charityId?: string | undefined;
+};
+
+/** One stake's history as the event log tells it. */
+export type AuditedStake = {
+  stakeId: string;
+  goalId: string;
+  userId: string;
+  charityId: string | null;
+  amountCents: number;
+  openedAt: string;
+  outcome: string | null;
+  capturedCents: number;
+  donationCents: number;
+  feeCents: number;
+  history: string[];
+  violations: string[];
+};
+
+/** The auditor's report: every stake, the broken rules, the releases still owed, and the money totals. */
+export type AuditReport = {
+  stakes: AuditedStake[];
+  violations: { stakeId: string; rule: string }[];
+  openReleases: { stakeId: string; paymentIntentId: string; idempotencyKey: string }[];
+  totals: {
+    stakes: number;
+    settled: number;
+    capturedCents: number;
+    donationCents: number;
+    feeCents: number;
+    byCharity: Record<string, { stakes: number; donationCents: number }>;
+  };
+};
+
+type Working = AuditedStake & {
+  settlements: number;
+  captureDeadline: string | null;
+  captureRequested: boolean;
+  releases: Map<string, string>;
+};
+
+/**
+ * Replays the event log (never the read models) and checks the money rules on every stake: settled at most once;
+ * captured = donation + fee; the donation is exactly the charity share when a charity was chosen and 0 otherwise;
+ * no money taken for a completed goal; no capture requested at or after the hold's deadline; a released hold was
+ * not captured. Releases not yet confirmed by the provider are listed (owed, not yet a violation).
+ */
+export async function auditStakes(events: AsyncIterable<RecordedEvent>, filter: AuditFilter = {}): Promise<AuditReport> {
+  const stakes = new Map<string, Working>();
+  const completedGoals = new Set<string>();
+  const confirmations = new Map<string, StakeHoldReleaseConfirmed['data']>();
+  for await (const recorded of events) {
+    if (recorded.type === 'GoalCompleted') completedGoals.add((recorded.data as { goalId: string }).goalId);
+    else if (recorded.type === 'StakeHoldReleaseConfirmed') {
+      const d = (recorded as unknown as StakeHoldReleaseConfirmed).data;
+      confirmations.set(d.idempotencyKey, d);
+    } else if (recorded.streamId.startsWith('stake-') && recorded.type.startsWith('Stake')) {
+      apply(stakes, recorded as unknown as StakeEvent & RecordedEvent);
+    }
+  }
+  const report: AuditReport = {
+    stakes: [],
+    violations: [],
+    openReleases: [],
+    totals: { stakes: 0, settled: 0, capturedCents: 0, donationCents: 0, feeCents: 0, byCharity: {} },
+  };
+  for (const s of stakes.values()) {
+    if (!matches(s, filter)) continue;
+    if (s.settlements > 1) s.violations.push(`settled ${s.settlements} times`);
+    if (s.outcome === 'lost' || s.outcome === 'forfeited') {
+      if (completedGoals.has(s.goalId)) s.violations.push('money taken for a completed goal');
+    }
+    for (const [key, paymentIntentId] of s.releases) {
+      const confirmed = confirmations.get(key);
+      if (!confirmed) report.openReleases.push({ stakeId: s.stakeId, paymentIntentId, idempotencyKey: key });
+      else if (confirmed.result === 'already_captured') s.violations.push(`released hold ${paymentIntentId} was captured`);
+    }
+    const { settlements: _s, captureDeadline: _c, captureRequested: _r, releases: _l, ...audited } = s;
+    report.stakes.push(audited);
+    for (const rule of s.violations) report.violations.push({ stakeId: s.stakeId, rule });
+    const t = report.totals;
+    t.stakes += 1;
+    if (s.outcome !== null) t.settled += 1;
+    t.capturedCents += s.capturedCents;
+    t.donationCents += s.donationCents;
+    t.feeCents += s.feeCents;
+    if (s.charityId !== null && s.donationCents > 0) {
+      const c = (t.byCharity[s.charityId] ??= { stakes: 0, donationCents: 0 });
+      c.stakes += 1;
+      c.donationCents += s.donationCents;
+    }
+  }
+  report.stakes.sort((a, b) => (a.openedAt < b.openedAt ? -1 : a.openedAt > b.openedAt ? 1 : a.stakeId < b.stakeId ? -1 : 1));
+  return report;
+}
+
+function apply(stakes: Map<string, Working>, event: StakeEvent & RecordedEvent): void {
+  if (event.type === 'StakeOpened') {
+    const d = event.data;
+    if (stakes.has(d.stakeId)) {
+      stakes.get(d.stakeId)?.violations.push('opened twice');
+      return;
+    }
+    stakes.set(d.stakeId, {
+      stakeId: d.stakeId,
+      goalId: d.goalId,
+      userId: d.userId,
+      charityId: d.charityId,
+      amountCents: d.amountCents,
+      openedAt: d.openedAt,
+      outcome: null,
+      capturedCents: 0,
+      donationCents: 0,
+      feeCents: 0,
+      history: ['StakeOpened'],
+      violations: [],
+      settlements: 0,
+      captureDeadline: null,
+      captureRequested: false,
+      releases: new Map(),
+    });
+    return;
+  }
+  const s = stakes.get(event.data.stakeId);
+  if (!s) return;
+  s.history.push(event.type);
+  switch (event.type) {
+    case 'StakeHoldPlaced':
+      s.captureDeadline = event.data.captureBefore;
+      return;
+    case 'StakeCaptureRequested':
+      s.captureRequested = true;
+      if (Date.parse(event.data.requestedAt) >= Date.parse(event.data.captureBefore)) {
+        s.violations.push('capture requested after the hold deadline');
+      }
+      return;
+    case 'StakeReleased':
+      s.settlements += 1;
+      s.outcome = event.data.outcome;
+      if (event.data.paymentIntentId) s.releases.set(event.data.idempotencyKey, event.data.paymentIntentId);
+      return;
+    case 'StakeLateHoldReleased':
+      s.releases.set(event.data.idempotencyKey, event.data.paymentIntentId);
+      return;
+    case 'StakeWrittenOff':
+      s.settlements += 1;
+      s.outcome = 'uncollectible';
+      return;
+    case 'StakeCollected': {
+      const d = event.data;
+      s.settlements += 1;
+      s.outcome = d.outcome;
+      s.capturedCents += d.capturedCents;
+      s.donationCents += d.donationCents;
+      s.feeCents += d.feeCents;
+      if (d.capturedCents !== d.donationCents + d.feeCents) s.violations.push('captured is not donation + fee');
+      if (d.charityId !== s.charityId) s.violations.push('collected for another charity than chosen');
+      const expected = splitCapture(d.capturedCents, s.charityId !== null);
+      if (d.donationCents !== expected.donationCents) {
+        s.violations.push(s.charityId ? 'donation is not the charity share (80%)' : 'donation without a charity');
+      }
+      if (d.method === 'capture' && !s.captureRequested) s.violations.push('captured without a capture request');
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function matches(s: AuditedStake, f: AuditFilter): boolean {
+  if (f.userId && s.userId !== f.userId) return false;
+  if (f.charityId && s.charityId !== f.charityId) return false;
+  if (f.from && Date.parse(s.openedAt) < Date.parse(f.from)) return false;
+  if (f.to && Date.parse(s.openedAt) >= Date.parse(f.to)) return false;
+  return true;
+}
+
+/** Every event of the log in order, read in batches (the audit never holds the whole log in memory). */
+export async function* readWholeLog(
+  store: { readAll(o: { after?: RecordedEvent['position'] | null; maxCount?: number }): Promise<RecordedEvent[]> },
+  batchSize = 1000,
+): AsyncIterable<RecordedEvent> {
+  let after: RecordedEvent['position'] | null = null;
+  for (;;) {
+    const batch = await store.readAll({ after, maxCount: batchSize });
+    if (batch.length === 0) return;
+    yield* batch;
+    after = batch[batch.length - 1]!.position;
+  }
+}

@@ -1,0 +1,78 @@
+import { Hono } from 'hono';
+import { sql } from 'kysely';
+import { PAYMENTS_NOT_CONFIGURED_MESSAGE } from '../../adapters/payments/create-payment-gateway.ts';
+import { isPaymentError, WebhookSignatureError } from '../../adapters/payments/payment-errors.ts';
+import type { PaymentGateway } from '../../adapters/payments/payment-gateway.ts';
+import { requireUser } from '../../auth/guard.ts';
+import { applyPaymentWebhook } from '../../commands/stakes/apply-webhook.ts';
+import { ensureCustomerId, findCustomerId, ownsCard } from '../../commands/stakes/payment-customer.ts';
+import type { AppDeps } from '../app.ts';
+import type { AppEnv } from '../app-env.ts';
+import { HttpError } from '../errors.ts';
+
+const CARD_NOT_FOUND = 'Payment method not found';
+
+/** The gateway, or the spec's answer when none is configured (§8 "Card provider key missing"). */
+function gatewayOr503(deps: AppDeps): PaymentGateway {
+  if (!deps.payments) throw new HttpError(503, PAYMENTS_NOT_CONFIGURED_MESSAGE);
+  return deps.payments;
+}
+
+/**
+ * Saved cards and the provider's webhooks (§7 `/api/payment/*`). A card form starts with a SetupIntent for
+ * off-session use on the user's own customer; the webhook is verified on the raw body before anything is parsed.
+ */
+export function paymentsRoutes(deps: AppDeps) {
+  const guard = requireUser(deps.auth);
+  const db = deps.database.db;
+  return new Hono<AppEnv>()
+    .use('/api/payment/setup-intent', guard)
+    .use('/api/payment/payment-methods', guard)
+    .use('/api/payment/payment-methods/*', guard)
+    .post('/api/payment/setup-intent', async (c) => {
+      const gateway = gatewayOr503(deps);
+      const customerId = await ensureCustomerId(db, gateway, c.var.userId, deps.clock.now());
+      const { clientSecret, setupIntentId } = await gateway.createSetupIntent({ customerId });
+      return c.json({ clientSecret, setupIntentId });
+    })
+    .get('/api/payment/payment-methods', async (c) => {
+      const gateway = gatewayOr503(deps);
+      const customerId = await findCustomerId(db, c.var.userId);
+      const cards = customerId ? await gateway.listPaymentMethods({ customerId }) : [];
+      return c.json({ success: true as const, paymentMethods: cards });
+    })
+    .delete('/api/payment/payment-methods/:id', async (c) => {
+      const gateway = gatewayOr503(deps);
+      const id = c.req.param('id');
+      const customerId = await findCustomerId(db, c.var.userId);
+      if (!customerId || !(await ownsCard(db, gateway, c.var.userId, id))) throw new HttpError(404, CARD_NOT_FOUND);
+      // A stake still open would lose the card it may have to be charged on.
+      const { rows } = await sql<{ id: string }>`
+        SELECT id FROM stakes WHERE user_id = ${c.var.userId} AND state->'terms'->>'paymentMethodId' = ${id}
+          AND stage NOT IN ('succeeded', 'refunded', 'lost', 'forfeited', 'uncollectible') LIMIT 1`.execute(db);
+      if (rows.length > 0) throw new HttpError(409, 'This card secures a stake that is not settled yet.');
+      try {
+        await gateway.detachPaymentMethod({ customerId, paymentMethodId: id });
+      } catch (error) {
+        if (isPaymentError(error, 'not_found', 'not_owned')) throw new HttpError(404, CARD_NOT_FOUND);
+        throw error;
+      }
+      return c.json({ success: true as const, data: { id, deleted: true } });
+    })
+    .post('/api/payment/webhook', async (c) => {
+      const gateway = gatewayOr503(deps);
+      const raw = await c.req.text();
+      let event: ReturnType<PaymentGateway['parseWebhook']>;
+      try {
+        event = gateway.parseWebhook(raw, c.req.header('stripe-signature'));
+      } catch (error) {
+        if (error instanceof WebhookSignatureError) throw new HttpError(400, 'Invalid webhook signature');
+        if (isPaymentError(error, 'invalid_request') || error instanceof SyntaxError) {
+          throw new HttpError(400, 'Invalid webhook body');
+        }
+        throw error;
+      }
+      const fresh = await applyPaymentWebhook(event, { db, store: deps.store, gateway, now: deps.clock.now() });
+      return c.json({ received: true, duplicate: !fresh });
+    });
+}

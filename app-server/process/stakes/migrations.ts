@@ -1,0 +1,61 @@
+import { type Kysely, sql } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/**
+ * The stake process's own memory, written in its subscription's transaction (exactly once with its checkpoint):
+ * - stake_process_stakes: each stake's status as the stake stream last said, with the dates the clock needs
+ *   (a hold's deadline, the next charge attempt, a miss waiting for its settlement moment);
+ * - stake_actions: every provider call a stake event asked for, keyed by its deterministic idempotency key, until
+ *   its outcome is recorded. A tick works through it outside any transaction (a provider call cannot be rolled back).
+ * payment_customers maps a user to the processor's customer; payment_webhook_events deduplicates webhooks by id.
+ */
+async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE TABLE payment_customers (
+      user_id text PRIMARY KEY,
+      customer_id text NOT NULL UNIQUE,
+      created_at timestamptz NOT NULL
+    )`.execute(db);
+  await sql`
+    CREATE TABLE stake_process_stakes (
+      stake_id text PRIMARY KEY,
+      goal_id text NOT NULL,
+      user_id text NOT NULL,
+      status text NOT NULL,
+      hold_payment_intent_id text,
+      capture_before timestamptz,
+      next_attempt_at timestamptz,
+      awaiting_settlement boolean NOT NULL DEFAULT false
+    )`.execute(db);
+  await sql`CREATE INDEX stake_process_stakes_status ON stake_process_stakes (status)`.execute(db);
+  await sql`CREATE INDEX stake_process_stakes_hold ON stake_process_stakes (hold_payment_intent_id)`.execute(db);
+  await sql`
+    CREATE TABLE stake_actions (
+      idempotency_key text PRIMARY KEY,
+      stake_id text NOT NULL,
+      kind text NOT NULL,
+      payment_intent_id text,
+      attempt integer,
+      requested_at timestamptz NOT NULL,
+      attempted_at timestamptz,
+      next_try_at timestamptz NOT NULL,
+      tries integer NOT NULL DEFAULT 0,
+      last_error text,
+      needs_review boolean NOT NULL DEFAULT false,
+      done_at timestamptz,
+      result text
+    )`.execute(db);
+  await sql`CREATE INDEX stake_actions_open ON stake_actions (next_try_at) WHERE done_at IS NULL`.execute(db);
+  await sql`
+    CREATE TABLE payment_webhook_events (
+      id text PRIMARY KEY,
+      type text NOT NULL,
+      payment_intent_id text,
+      received_at timestamptz NOT NULL
+    )`.execute(db);
+}
+
+/** Migrations of the stake settlement process. */
+export const stakeProcessMigrations: Record<string, Migration> = {
+  '2026-11-26-02-stake-process': { up },
+};

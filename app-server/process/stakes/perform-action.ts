@@ -1,0 +1,201 @@
+import type { Kysely, Transaction } from 'kysely';
+import { Temporal } from 'temporal-polyfill';
+import { isPaymentError } from '../../adapters/payments/payment-errors.ts';
+import type { PaymentGateway, PaymentIntentSnapshot } from '../../adapters/payments/payment-gateway.ts';
+import { stakeDecider } from '../../../domain/stake/decide.ts';
+import type { StakeCommand } from '../../../domain/stake/commands.ts';
+import { holdUnusableFrom } from '../../../domain/stake/policy.ts';
+import type { StakeState } from '../../../domain/stake/state.ts';
+import type { EventStore } from '../../../domain/shared/event-store.ts';
+import { findCustomerId } from '../../commands/stakes/payment-customer.ts';
+import { DomainRefusal } from '../../commands/domain-refusal.ts';
+import { executeCommand } from '../../commands/execute-command.ts';
+import { stakeProcessMetadata } from './process-metadata.ts';
+import { recordReleaseConfirmed } from './release-confirmed.ts';
+import { markAttempted, markDone, markNeedsReview, type StakeActionRow } from './stake-action-row.ts';
+import { loadStake, stakeStreamId } from './stake-stream.ts';
+
+/** Provider keys may be forgotten after this long: from then on the PaymentIntent is re-fetched before acting. */
+const KEY_MEMORY_MS = 24 * 3_600_000;
+
+/** Points where a test may kill the run (after the provider answered, and after the outcome was recorded). */
+export type StakeFaults = { at(step: 'before-outcome' | 'after-outcome', key: string): void };
+
+export type ActionDeps = {
+  readonly db: Kysely<object>;
+  readonly store: EventStore<Transaction<object>>;
+  readonly gateway: PaymentGateway;
+  readonly now: Date;
+  readonly faults?: StakeFaults | undefined;
+};
+
+/**
+ * Carries out one stake action: call the provider with the action's deterministic key, then record the outcome on
+ * the stake stream (expected version checked by executeCommand). Safe to repeat at any point: the stake's state
+ * says whether the action is still wanted, the key replays the provider's first answer, and an action that may
+ * already have reached the provider long ago is decided from the re-fetched PaymentIntent instead.
+ */
+export async function performAction(action: StakeActionRow, deps: ActionDeps): Promise<void> {
+  const state = await loadStake(deps.store, action.stake_id);
+  if (state.status === 'none') return markDone(deps.db, action.idempotency_key, 'no_stake', deps.now);
+  switch (action.kind) {
+    case 'hold':
+      return hold(action, state, deps);
+    case 'capture':
+      return capture(action, state, deps);
+    case 'charge':
+      return charge(action, state, deps);
+    case 'release':
+      return release(action, deps);
+    default: {
+      const unreachable: never = action.kind;
+      return unreachable;
+    }
+  }
+}
+
+const instant = (d: Date) => Temporal.Instant.fromEpochMilliseconds(d.getTime());
+const stale = (action: StakeActionRow, now: Date) =>
+  now.getTime() - (action.attempted_at ?? action.requested_at).getTime() >= KEY_MEMORY_MS;
+
+async function hold(action: StakeActionRow, state: Exclude<StakeState, { status: 'none' }>, deps: ActionDeps) {
+  // Never asked of the provider and no longer wanted (completed or canceled first): nothing to undo.
+  if (state.status !== 'pending' && action.attempted_at === null) {
+    return markDone(deps.db, action.idempotency_key, 'not_needed', deps.now);
+  }
+  const customerId = await findCustomerId(deps.db, state.terms.userId);
+  if (customerId === null) {
+    return outcome(action, deps, { type: 'RecordHoldFailed', reason: 'no_customer', now: instant(deps.now) });
+  }
+  await markAttempted(deps.db, action.idempotency_key, deps.now);
+  const result = await deps.gateway.placeHold({
+    customerId,
+    paymentMethodId: state.terms.paymentMethodId,
+    amountCents: state.terms.amountCents,
+    idempotencyKey: action.idempotency_key,
+    metadata: { stakeId: state.terms.stakeId, goalId: state.terms.goalId, action: 'hold' },
+  });
+  const now = instant(deps.now);
+  if (result.status === 'held') {
+    const captureBefore = Temporal.Instant.from(result.captureBefore);
+    return outcome(action, deps, { type: 'RecordHoldPlaced', paymentIntentId: result.paymentIntentId, captureBefore, now });
+  }
+  const reason = result.status === 'declined' ? result.declineCode : 'authentication_required';
+  return outcome(action, deps, { type: 'RecordHoldFailed', reason, now });
+}
+
+async function capture(action: StakeActionRow, state: Exclude<StakeState, { status: 'none' }>, deps: ActionDeps) {
+  if (state.status !== 'capturing') return markDone(deps.db, action.idempotency_key, 'superseded', deps.now);
+  const now = instant(deps.now);
+  // Asked before (a crash, an error) or long ago: the PaymentIntent says what really happened.
+  if (action.attempted_at !== null || stale(action, deps.now)) {
+    const pi = await deps.gateway.retrievePaymentIntent(state.hold.paymentIntentId);
+    if (pi.status === 'succeeded') return captured(action, deps, pi.amountCapturedCents);
+    if (pi.status === 'canceled') return outcome(action, deps, { type: 'RecordHoldExpired', now });
+  }
+  // Never capture at or after the deadline (minus the margin): charge off-session instead.
+  if (Temporal.Instant.compare(now, holdUnusableFrom(Temporal.Instant.from(state.hold.captureBefore))) >= 0) {
+    return outcome(action, deps, { type: 'RecordHoldExpired', now });
+  }
+  await markAttempted(deps.db, action.idempotency_key, deps.now);
+  const result = await deps.gateway.captureHold({
+    paymentIntentId: state.hold.paymentIntentId,
+    amountCents: state.terms.amountCents,
+    idempotencyKey: action.idempotency_key,
+  });
+  if (result.status === 'expired') return outcome(action, deps, { type: 'RecordHoldExpired', now });
+  return captured(action, deps, result.amountCapturedCents);
+}
+
+function captured(action: StakeActionRow, deps: ActionDeps, capturedCents: number) {
+  return outcome(action, deps, { type: 'RecordCaptureSucceeded', capturedCents, now: instant(deps.now) });
+}
+
+async function charge(action: StakeActionRow, state: Exclude<StakeState, { status: 'none' }>, deps: ActionDeps) {
+  if (state.status !== 'charging' || state.attempt !== action.attempt) {
+    return markDone(deps.db, action.idempotency_key, 'superseded', deps.now);
+  }
+  // The provider may have charged and forgotten the key: charging again could take the money twice.
+  if (action.attempted_at !== null && stale(action, deps.now)) {
+    return markNeedsReview(deps.db, action.idempotency_key, 'charge outcome unknown after the key expired');
+  }
+  const customerId = await findCustomerId(deps.db, state.terms.userId);
+  const now = instant(deps.now);
+  const attempt = state.attempt;
+  if (customerId === null) return outcome(action, deps, { type: 'RecordChargeFailed', attempt, failure: 'declined', now });
+  await markAttempted(deps.db, action.idempotency_key, deps.now);
+  const result = await deps.gateway.chargeOffSession({
+    customerId,
+    paymentMethodId: state.terms.paymentMethodId,
+    amountCents: state.terms.amountCents,
+    idempotencyKey: action.idempotency_key,
+    metadata: { stakeId: state.terms.stakeId, goalId: state.terms.goalId, action: 'charge', attempt: String(attempt) },
+  });
+  if (result.status === 'succeeded') {
+    const { paymentIntentId, amountCents: capturedCents } = result;
+    return outcome(action, deps, { type: 'RecordChargeSucceeded', attempt, paymentIntentId, capturedCents, now });
+  }
+  const failure = result.status === 'declined' ? 'declined' : 'authentication_required';
+  return outcome(action, deps, { type: 'RecordChargeFailed', attempt, failure, now });
+}
+
+async function release(action: StakeActionRow, deps: ActionDeps) {
+  const paymentIntentId = action.payment_intent_id;
+  if (paymentIntentId === null) return markDone(deps.db, action.idempotency_key, 'no_hold', deps.now);
+  let answer: { result: 'released' | 'already_captured'; amount: number } | null = null;
+  if (action.attempted_at !== null || stale(action, deps.now)) answer = settledRelease(await deps.gateway.retrievePaymentIntent(paymentIntentId));
+  if (answer === null) {
+    await markAttempted(deps.db, action.idempotency_key, deps.now);
+    const result = await deps.gateway.releaseHold({ paymentIntentId, idempotencyKey: action.idempotency_key });
+    answer =
+      result.status === 'released'
+        ? { result: 'released', amount: 0 }
+        : { result: 'already_captured', amount: result.amountCapturedCents };
+  }
+  deps.faults?.at('before-outcome', action.idempotency_key);
+  const data = {
+    stakeId: action.stake_id,
+    paymentIntentId,
+    idempotencyKey: action.idempotency_key,
+    result: answer.result,
+    amountCapturedCents: answer.amount,
+    confirmedAt: deps.now.toISOString(),
+  };
+  await recordReleaseConfirmed(deps.store, { type: 'StakeHoldReleaseConfirmed', data }, deps.now);
+  deps.faults?.at('after-outcome', action.idempotency_key);
+  return markDone(deps.db, action.idempotency_key, answer.result, deps.now);
+}
+
+function settledRelease(pi: PaymentIntentSnapshot): { result: 'released' | 'already_captured'; amount: number } | null {
+  if (pi.status === 'canceled') return { result: 'released', amount: 0 };
+  if (pi.status === 'succeeded') return { result: 'already_captured', amount: pi.amountCapturedCents };
+  return null;
+}
+
+/** Records the provider's answer on the stake; a refusal means the stake already moved on (a webhook was first). */
+async function outcome(action: StakeActionRow, deps: ActionDeps, command: StakeCommand): Promise<void> {
+  deps.faults?.at('before-outcome', action.idempotency_key);
+  let result = command.type;
+  try {
+    await executeCommand(
+      deps.store,
+      stakeDecider,
+      stakeStreamId(action.stake_id),
+      command,
+      stakeProcessMetadata(deps.now, null, `stakes-${action.idempotency_key}`),
+    );
+  } catch (error) {
+    if (!(error instanceof DomainRefusal)) throw error;
+    if (error.reason.code === 'wrong_amount') {
+      return markNeedsReview(deps.db, action.idempotency_key, `${command.type}: ${error.reason.message}`);
+    }
+    result = `${command.type}:${error.reason.code}` as typeof result;
+  }
+  deps.faults?.at('after-outcome', action.idempotency_key);
+  await markDone(deps.db, action.idempotency_key, result, deps.now);
+}
+
+/** Whether an error is the provider's transient trouble (retry later with the same key). */
+export function isProviderTrouble(error: unknown): boolean {
+  return isPaymentError(error);
+}

@@ -1,0 +1,40 @@
+import type { PaymentGateway } from '../../adapters/payments/payment-gateway.ts';
+import type { ProcessManager } from '../process-manager.ts';
+import { isProviderTrouble, performAction, type StakeFaults } from './perform-action.ts';
+import { dueActions, markRetry } from './stake-action-row.ts';
+import { handleStakeEvents } from './stake-events-handler.ts';
+import { tickStakeClock } from './stake-clock.ts';
+
+export type StakeProcessOptions = {
+  /** null when payments are not configured: stakes are then refused at creation, and nothing here calls out. */
+  readonly gateway: PaymentGateway | null;
+  /** Test hook: kills a run between steps (crash test). */
+  readonly faults?: StakeFaults;
+};
+
+/**
+ * Stakes and settlement (§4, §9; the hold-expiry strategy in domain/stake/decide.ts). Events open and settle stakes
+ * and queue provider calls in the subscription's transaction; the tick works the queue outside any transaction
+ * (intent event → call with a deterministic key → outcome event) and drives the clock: settlement of misses once
+ * their week has ended in their zone, hold lapses, charge retries. A crash anywhere is healed by the next tick.
+ */
+export function createStakeSettlementProcess(options: StakeProcessOptions): ProcessManager {
+  return {
+    name: 'stake-settlement',
+    handle: handleStakeEvents,
+    async tick({ db, store, now }) {
+      await tickStakeClock({ db, store, now });
+      const gateway = options.gateway;
+      if (gateway === null) return;
+      for (const action of await dueActions(db, now)) {
+        try {
+          await performAction(action, { db, store, gateway, now, faults: options.faults });
+        } catch (error) {
+          // The provider's trouble waits and retries with the same key; anything else stops the run (a crash).
+          if (!isProviderTrouble(error)) throw error;
+          await markRetry(db, action, error instanceof Error ? error.message : String(error), now);
+        }
+      }
+    },
+  };
+}
