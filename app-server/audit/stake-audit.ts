@@ -95,9 +95,8 @@ export async function auditStakes(events: AsyncIterable<RecordedEvent>, filter: 
     t.donationCents += s.donationCents;
     t.feeCents += s.feeCents;
     if (s.charityId !== null && s.donationCents > 0) {
-      const c = (t.byCharity[s.charityId] ??= { stakes: 0, donationCents: 0 });
-      c.stakes += 1;
-      c.donationCents += s.donationCents;
+      const c = t.byCharity[s.charityId] ?? { stakes: 0, donationCents: 0 };
+      t.byCharity[s.charityId] = { stakes: c.stakes + 1, donationCents: c.donationCents + s.donationCents };
     }
   }
   report.stakes.sort((a, b) => (a.openedAt < b.openedAt ? -1 : a.openedAt > b.openedAt ? 1 : a.stakeId < b.stakeId ? -1 : 1));
