@@ -52,7 +52,13 @@ describe.each(databaseTargets())('auth sign-up and verification (%s)', (target) 
       token: new URLSearchParams(location.split('#')[1]).get('access_token')!,
     });
     expect(me.status).toBe(200);
-    expect(me.body.user).toMatchObject({ display_name: 'Ada', timezone: 'Asia/Tokyo', level: 0, total_xp: 0 });
+    expect(me.body.user).toMatchObject({
+      display_name: 'Ada',
+      timezone: 'Asia/Tokyo',
+      level: 1,
+      total_xp: 0,
+      tier: 'Rookie Runner',
+    });
     expect(me.body.user.streak).toEqual({ current_streak: 0, longest_streak: 0, last_completed_week: null });
   });
 

@@ -5,7 +5,7 @@ import { accountDecider, accountStreamId } from '../../../domain/account/decide.
 import { AccountEvent } from '../../../domain/account/events.ts';
 import type { AccountState } from '../../../domain/account/state.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { levelInfo } from '../../http/routes/me-level.ts';
+import { levelInfo, streakInfo } from '../../http/routes/me-level.ts';
 import { HttpError, httpErrorFromDomain } from '../../http/errors.ts';
 import type { AuthCore } from '../auth-core.ts';
 import { requireUser } from '../guard.ts';
@@ -63,7 +63,7 @@ export function meRoutes(core: AuthCore) {
       tier: xp.tier,
       total_xp: xp.total_xp,
       avatar_url: row.avatar_url,
-      streak: row.streak,
+      streak: await streakInfo(core.database.db, userId, row.timezone, core.clock.now()),
       created_at: new Date(row.created_at).toISOString(),
     };
   };

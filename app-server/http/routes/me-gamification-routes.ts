@@ -1,7 +1,4 @@
 import { Hono } from 'hono';
-import { Temporal } from 'temporal-polyfill';
-import { streakAsOf } from '../../../domain/gamification/streaks.ts';
-import { weekStartOf } from '../../../domain/shared/week.ts';
 import type { GamificationTables } from '../../../projections/gamification/tables.ts';
 import { requireUser } from '../../auth/guard.ts';
 import type { AuthTables } from '../../auth/tables.ts';
@@ -10,7 +7,7 @@ import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { NoQuery, XpHistoryQuery } from '../openapi/gamification-schemas.ts';
 import { parseOr400 } from '../openapi/parse.ts';
-import { levelInfo } from './me-level.ts';
+import { levelInfo, streakInfo } from './me-level.ts';
 
 /** The user's streak, XP history and level: GET /me/streak, /me/xp-history, /me/xp. */
 export function meGamificationRoutes(deps: AppDeps) {
@@ -21,30 +18,9 @@ export function meGamificationRoutes(deps: AppDeps) {
     .get('/me/streak', guard, async (c) => {
       parseOr400(NoQuery, c.req.query());
       const userId = c.get('userId');
-      const [row, user] = await Promise.all([
-        db.selectFrom('user_streaks').selectAll().where('user_id', '=', userId).executeTakeFirst(),
-        db.selectFrom('users').select('timezone').where('id', '=', userId).executeTakeFirst(),
-      ]);
-      const stored = {
-        current: row?.current_streak ?? 0,
-        longest: row?.longest_streak ?? 0,
-        lastCompletedWeek: row?.last_completed_week ?? null,
-      };
-      // The stored streak is as of its last settled week; a whole week without a completed goal ends it.
-      const thisWeek = weekStartOf(
-        Temporal.Instant.fromEpochMilliseconds(deps.clock.now().getTime()),
-        user?.timezone ?? DEFAULT_TIME_ZONE,
-      );
-      const streak = streakAsOf(stored, thisWeek);
-      return c.json({
-        success: true as const,
-        data: {
-          user_id: userId,
-          current_streak: streak.current,
-          longest_streak: streak.longest,
-          last_completed_week: streak.lastCompletedWeek,
-        },
-      });
+      const user = await db.selectFrom('users').select('timezone').where('id', '=', userId).executeTakeFirst();
+      const streak = await streakInfo(deps.database.db, userId, user?.timezone ?? DEFAULT_TIME_ZONE, deps.clock.now());
+      return c.json({ success: true as const, data: { user_id: userId, ...streak } });
     })
     .get('/me/xp-history', guard, async (c) => {
       const query = parseOr400(XpHistoryQuery, c.req.query());
