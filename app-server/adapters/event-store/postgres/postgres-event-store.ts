@@ -6,7 +6,7 @@ import { appendEvents } from './append-events.ts';
 import { CommitNotifier } from './commit-notifier.ts';
 import { hasHiddenEvents, readAllRows, readHeadPosition, readStreamRows } from './read-events.ts';
 import { startSubscription } from '../checkpointed-subscription.ts';
-import { WakeSignal } from './wake-signal.ts';
+import { ListenFanOut } from './listen-fan-out.ts';
 
 /** The transaction type of the PostgreSQL store: callers append in it, subscription handlers write through it. */
 export type PostgresEventStoreTx = Transaction<object>;
@@ -38,7 +38,7 @@ export function createPostgresEventStore(
   const { db } = database;
   const channel = options.notifyChannel ?? 'es_appended';
   const upcast = createUpcast(options.upcasters);
-  const wake = new WakeSignal(database, channel);
+  const wake = new ListenFanOut(database, channel);
   const afterCommit =
     (options.notifyMode ?? (database.kind === 'postgres' ? 'after-commit' : 'in-transaction')) === 'after-commit';
   const notifier = afterCommit ? new CommitNotifier(db, channel) : null;

@@ -4,7 +4,7 @@ import type { Database } from '../../../db/database.ts';
  * One LISTEN per store, fanned out to every subscription and onAppended listener. Listening starts with the first
  * listener and stops with the last, so a store that nobody follows holds no extra connection.
  */
-export class WakeSignal {
+export class ListenFanOut {
   readonly #database: Database;
   readonly #channel: string;
   readonly #listeners = new Set<() => void>();
