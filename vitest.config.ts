@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['domain/**/*.test.ts', 'projections/**/*.test.ts', 'app-server/**/*.test.ts', 'tests/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'tests/e2e/**'],
+    exclude: ['**/node_modules/**'],
     reporters: ['default', './tests/support/pass-fail-reporter.ts'],
     // PGlite takes seconds to start and the machine has 2 cores: keep files parallel, tests within a file serial.
     testTimeout: 60_000,

@@ -30,6 +30,8 @@ export const configSchema = z.object({
     .optional(),
   /** The public address of this API, used in e-mailed links. */
   PUBLIC_URL: z.string().url({ message: 'must be a URL' }).default('http://localhost:3001'),
+  /** Port of the built web app (web/dist), served by `npm start` when it has been built. */
+  WEB_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65_535).default(5173),
   /** The web app's address, where auth redirects land. */
   APP_URL: z.string().url({ message: 'must be a URL' }).default('http://localhost:5173'),
   /** Run projections and process managers inside the API process (one-box deployments and tests). */

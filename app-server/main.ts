@@ -1,6 +1,12 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { createRuntime } from './runtime.ts';
+import { webAppServer } from './web-static.ts';
+
+/** The built web app; `npm start` builds it first, so one command serves the whole product. */
+const WEB_DIST = resolve(import.meta.dirname, '../web/dist');
 
 /** Starts the API: configuration, database and migrations, workers, HTTP; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -26,6 +32,13 @@ async function main(): Promise<void> {
     );
   });
 
+  // The web app is optional here: an API-only deployment (or a fresh checkout without a build) just skips it.
+  const webServer = existsSync(resolve(WEB_DIST, 'index.html'))
+    ? serve({ fetch: webAppServer(WEB_DIST).fetch, port: config.WEB_PORT, hostname: config.HOST }, (info) => {
+        logger.info({ port: info.port }, `StrideStake web app on http://localhost:${info.port}`);
+      })
+    : null;
+
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -34,6 +47,7 @@ async function main(): Promise<void> {
     // Stop taking connections, let in-flight requests finish, then stop workers and close the database.
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    webServer?.close();
     server.close(async () => {
       await runtime.close();
       logger.info('stopped');

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Transaction } from 'kysely';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import type { AuthCore } from '../auth/auth-core.ts';
@@ -57,6 +58,14 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use(requestId());
+  // The web app runs on its own origin (APP_URL). /auth/v1 answers CORS itself with the GoTrue client's headers.
+  const productCors = cors({
+    origin: [deps.config.APP_URL],
+    allowHeaders: ['authorization', 'content-type', 'accept'],
+    allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    maxAge: 600,
+  });
+  app.use((c, next) => (c.req.path.startsWith('/auth/v1') ? next() : productCors(c, next)));
   app.use(requestLogger(deps.logger));
   app.use(
     bodyLimit({

@@ -1,0 +1,11 @@
+import { AppProviders } from './providers.tsx';
+import { AppRouter } from './router.tsx';
+
+/** The whole web app: providers around the router. */
+export function App() {
+  return (
+    <AppProviders>
+      <AppRouter />
+    </AppProviders>
+  );
+}

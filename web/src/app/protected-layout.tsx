@@ -1,0 +1,25 @@
+import { Navigate, Outlet } from 'react-router';
+import { BottomNav } from '../components/bottom-nav.tsx';
+import { Spinner } from '../components/spinner.tsx';
+import { useAuth } from '../lib/auth.tsx';
+import { useDemoMode } from '../lib/demo-mode.ts';
+import { RealtimeSync } from './realtime-sync.tsx';
+
+/**
+ * Signed-in pages (§6): a spinner while the session loads, then `/` for anyone without a session (on the web),
+ * else the page above the bottom navigation. Demo mode needs no sign-in.
+ */
+export function ProtectedLayout() {
+  const { session, loading } = useAuth();
+  const demo = useDemoMode();
+  if (!demo && loading) return <Spinner />;
+  if (!demo && !session) return <Navigate to="/" replace />;
+  return (
+    <div className="app-shell">
+      {demo ? <div className="demo-banner">Demo mode — sample data, nothing is saved to your account</div> : null}
+      {demo ? null : <RealtimeSync />}
+      <Outlet />
+      <BottomNav />
+    </div>
+  );
+}

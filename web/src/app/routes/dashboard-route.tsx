@@ -1,0 +1,37 @@
+import { Link } from 'react-router';
+import { ActivityFeed } from '../../features/feed/components/activity-feed.tsx';
+import { useCurrentGoal } from '../../features/goals/api/get-current-goal.ts';
+import { useUpcomingGoal } from '../../features/goals/api/get-upcoming-goal.ts';
+import { GoalProgressCard } from '../../features/goals/components/goal-progress-card.tsx';
+import { NoGoalCard } from '../../features/goals/components/no-goal-card.tsx';
+import { UpcomingGoalCard } from '../../features/goals/components/upcoming-goal-card.tsx';
+import { SurgeBanner } from '../../features/surge/components/surge-banner.tsx';
+import { useMe } from '../../features/user/api/get-me.ts';
+import { GreetingCard } from '../../features/user/components/greeting-card.tsx';
+import { StreakCards } from '../../features/user/components/streak-cards.tsx';
+
+/** The dashboard (§2 /app). */
+export function DashboardRoute() {
+  const me = useMe();
+  const current = useCurrentGoal();
+  const upcoming = useUpcomingGoal();
+  return (
+    <main className="page dashboard">
+      <GreetingCard />
+      <SurgeBanner />
+      <StreakCards />
+      {current.isPending ? (
+        <section className="card skeleton" aria-busy="true" />
+      ) : current.data ? (
+        <GoalProgressCard goal={current.data} />
+      ) : (
+        <NoGoalCard />
+      )}
+      {upcoming.data ? <UpcomingGoalCard goal={upcoming.data} /> : null}
+      <ActivityFeed timeZone={me.data?.timezone ?? 'America/New_York'} />
+      <Link to="/run" className="fab" aria-label="Start a run">
+        ▶
+      </Link>
+    </main>
+  );
+}

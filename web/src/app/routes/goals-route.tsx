@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { Page } from '../../components/page.tsx';
+import { useCancelGoal } from '../../features/goals/api/cancel-goal.ts';
+import { useCurrentGoal } from '../../features/goals/api/get-current-goal.ts';
+import { useGoals } from '../../features/goals/api/get-goals.ts';
+import { useUpcomingGoal } from '../../features/goals/api/get-upcoming-goal.ts';
+import { CreateGoalWizard } from '../../features/goals/components/create-goal-wizard.tsx';
+import { GoalProgressCard } from '../../features/goals/components/goal-progress-card.tsx';
+import { PastGoals } from '../../features/goals/components/past-goals.tsx';
+import { UpcomingGoalCard } from '../../features/goals/components/upcoming-goal-card.tsx';
+import { Modal } from '../../components/modal.tsx';
+import type { Goal } from '../../lib/api-types.ts';
+import { formatDollars } from '../../../../domain/shared/money.ts';
+
+/** Goals (§2 /goals): active and upcoming cards, the plan/new button, the empty state, past goals, cancel. */
+export function GoalsRoute() {
+  const current = useCurrentGoal();
+  const upcoming = useUpcomingGoal();
+  const goals = useGoals();
+  const cancel = useCancelGoal();
+  const [wizard, setWizard] = useState<'this_week' | 'next_week' | null>(null);
+  const [confirming, setConfirming] = useState<Goal | null>(null);
+  const refresh = () => Promise.all([current.refetch(), upcoming.refetch(), goals.refetch()]);
+  const hasCurrent = Boolean(current.data && current.data.status === 'active');
+  const loading = current.isPending || upcoming.isPending;
+
+  return (
+    <Page
+      title="Goals"
+      actions={
+        <button type="button" className="button ghost small" onClick={refresh} aria-label="Refresh">
+          ↻ Refresh
+        </button>
+      }
+    >
+      {loading ? <section className="card skeleton" aria-busy="true" /> : null}
+      {current.data ? (
+        <GoalProgressCard goal={current.data} onCancel={hasCurrent ? () => setConfirming(current.data) : undefined} />
+      ) : null}
+      {!loading && !current.data ? (
+        <section className="card empty-card">
+          <span className="empty-icon" aria-hidden="true">
+            ◎
+          </span>
+          <h2>No active goal for this week</h2>
+          <p className="muted">Pick a distance or a number of runs, and decide what’s at stake.</p>
+          <button type="button" className="button primary" onClick={() => setWizard('this_week')}>
+            Create Your First Goal
+          </button>
+        </section>
+      ) : null}
+      {upcoming.data ? <UpcomingGoalCard goal={upcoming.data} onCancel={() => setConfirming(upcoming.data)} /> : null}
+      {!loading && !upcoming.data ? (
+        <button
+          type="button"
+          className="button secondary block"
+          onClick={() => setWizard(current.data ? 'next_week' : 'this_week')}
+        >
+          {current.data ? 'Plan Next Week' : 'New Goal'}
+        </button>
+      ) : null}
+      <PastGoals goals={goals.data ?? []} />
+      {wizard ? <CreateGoalWizard start={wizard} onClose={() => setWizard(null)} /> : null}
+      {confirming ? (
+        <Modal
+          title={confirming.status === 'upcoming' ? 'Cancel upcoming goal?' : 'Cancel this goal?'}
+          onClose={() => setConfirming(null)}
+        >
+          <p>
+            {confirming.stake_amount_cents > 0
+              ? `Canceling forfeits your ${formatDollars(confirming.stake_amount_cents)} stake: it will be captured.`
+              : 'This goal will be marked as canceled.'}
+          </p>
+          <footer className="wizard-actions">
+            <button type="button" className="button ghost" onClick={() => setConfirming(null)}>
+              Keep Goal
+            </button>
+            <button
+              type="button"
+              className="button danger"
+              onClick={() => {
+                cancel.mutate(confirming.id);
+                setConfirming(null);
+              }}
+            >
+              Yes, Cancel Goal
+            </button>
+          </footer>
+        </Modal>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Page } from '../../components/page.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { ActivityFeed } from '../../features/feed/components/activity-feed.tsx';
+import { useGroup } from '../../features/groups/api/get-group.ts';
+import { useLeaderboard } from '../../features/groups/api/get-leaderboard.ts';
+import { useLeaveGroup } from '../../features/groups/api/group-mutations.ts';
+import { useMe } from '../../features/user/api/get-me.ts';
+
+/** Group detail (§2): members, owner's invite code, leave, level leaderboard, group feed; or Group not found. */
+export function GroupDetailRoute() {
+  const { groupId = '' } = useParams();
+  const group = useGroup(groupId);
+  const board = useLeaderboard(groupId);
+  const me = useMe();
+  const leave = useLeaveGroup();
+  const navigate = useNavigate();
+  const [copied, setCopied] = useState(false);
+  if (group.isPending) return <Spinner />;
+  if (!group.data) {
+    return (
+      <Page title="Group not found">
+        <p className="muted">This group does not exist, or you are not a member.</p>
+        <Link to="/groups">← Back to Groups</Link>
+      </Page>
+    );
+  }
+  const g = group.data;
+  const copy = async () => {
+    await navigator.clipboard?.writeText(g.invite_code ?? '').catch(() => undefined);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2_000);
+  };
+  const onLeave = () => {
+    if (!window.confirm('Are you sure you want to leave this group?')) return;
+    leave.mutate(g.id, { onSuccess: () => navigate('/groups') });
+  };
+  return (
+    <Page title={g.name}>
+      <p className="muted">
+        {g.member_count} {g.member_count === 1 ? 'member' : 'members'}
+      </p>
+      {g.role === 'owner' && g.invite_code ? (
+        <section className="card invite">
+          <span className="muted small">Invite code</span>
+          <code className="invite-code">{g.invite_code}</code>
+          <button type="button" className="button ghost small" onClick={copy}>
+            {copied ? 'Copied!' : 'Copy'}
+          </button>
+        </section>
+      ) : null}
+      <section className="card">
+        <h2>Leaderboard</h2>
+        <ol className="list">
+          {(board.data ?? []).map((line) => (
+            <li key={line.user_id} className="list-row">
+              <span>
+                <strong>#{line.rank}</strong> {line.display_name}{' '}
+                {line.role === 'owner' ? <span className="tag">Owner</span> : null}
+              </span>
+              <span className="muted">
+                Level {line.level} · {line.total_xp} XP
+              </span>
+            </li>
+          ))}
+        </ol>
+      </section>
+      <ActivityFeed groupId={g.id} timeZone={me.data?.timezone ?? 'America/New_York'} />
+      {g.role !== 'owner' ? (
+        <button type="button" className="button ghost danger block" onClick={onLeave}>
+          Leave Group
+        </button>
+      ) : null}
+    </Page>
+  );
+}

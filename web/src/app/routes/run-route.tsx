@@ -1,0 +1,37 @@
+import { Link } from 'react-router';
+import { Page } from '../../components/page.tsx';
+import { useRuns } from '../../features/runs/api/get-runs.ts';
+import { GpsTracker } from '../../features/runs/components/gps-tracker.tsx';
+import { RunList } from '../../features/runs/components/run-list.tsx';
+
+const HISTORY_LIMIT = 100;
+
+/** Run tracking (§2 /run): connected-apps prompt, tracker, the last 5 runs, How It Works. */
+export function RunRoute() {
+  const runs = useRuns(HISTORY_LIMIT);
+  const all = runs.data ?? [];
+  return (
+    <Page title="Run">
+      <Link to="/connected-apps" className="card prompt-card">
+        <strong>Sync runs automatically</strong>
+        <span className="muted small">Connect Strava so every run counts toward your goal →</span>
+      </Link>
+      <GpsTracker />
+      <section className="card">
+        <div className="section-head">
+          <h2>Recent Runs</h2>
+          {all.length > 0 ? <Link to="/run-history">View All ({all.length})</Link> : null}
+        </div>
+        <RunList runs={all.slice(0, 5)} />
+      </section>
+      <section className="card how-it-works">
+        <h2>How It Works</h2>
+        <ol className="plain-list">
+          <li>Tap Start Run and keep this screen open while you run.</li>
+          <li>Tap Stop when you finish; runs need at least 60 seconds and 2 GPS points.</li>
+          <li>Your run counts toward this week’s goal and earns 10 XP per km.</li>
+        </ol>
+      </section>
+    </Page>
+  );
+}

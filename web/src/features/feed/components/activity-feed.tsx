@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { relativeTime } from '../../../../../domain/shared/relative-time.ts';
+import { Temporal } from 'temporal-polyfill';
+import { useDistanceUnit } from '../../../lib/distance-unit.ts';
+import { FEED_FILTERS, type FeedFilter, useFeed } from '../api/get-feed.ts';
+import { feedCardText } from './feed-card-text.ts';
+
+const FILTER_LABELS: Record<FeedFilter, string> = { all: 'All', runs: 'Runs', stakes: 'Stakes', badges: 'Badges' };
+
+/** The activity feed with its filters (§2, §9) and the 'No activity yet' empty state. */
+export function ActivityFeed({
+  groupId = null,
+  timeZone,
+}: {
+  readonly groupId?: string | null;
+  readonly timeZone: string;
+}) {
+  const [filter, setFilter] = useState<FeedFilter>('all');
+  const feed = useFeed(filter, groupId);
+  const unit = useDistanceUnit();
+  const now = Temporal.Now.instant();
+  const events = feed.data ?? [];
+  return (
+    <section className="card feed" aria-label="Activity feed">
+      <div className="section-head">
+        <h2>Activity</h2>
+      </div>
+      <div className="chips" role="tablist" aria-label="Filter activity">
+        {FEED_FILTERS.map((f) => (
+          <button
+            key={f}
+            type="button"
+            role="tab"
+            aria-selected={filter === f}
+            className={filter === f ? 'chip active' : 'chip'}
+            onClick={() => setFilter(f)}
+          >
+            {FILTER_LABELS[f]}
+          </button>
+        ))}
+      </div>
+      {feed.isPending ? (
+        <p className="muted small">Loading…</p>
+      ) : events.length === 0 ? (
+        <div className="feed-empty">
+          <p>No activity yet</p>
+          <p className="muted small">Runs, stakes and badges will show up here.</p>
+        </div>
+      ) : (
+        <ul className="feed-list">
+          {events.map((event) => {
+            const text = feedCardText(event, unit);
+            return (
+              <li key={event.id} className="feed-item">
+                <span className="feed-icon" aria-hidden="true">
+                  {text.icon}
+                </span>
+                <div className="feed-body">
+                  <p className="feed-title">{text.title}</p>
+                  {text.detail ? <p className="muted small">{text.detail}</p> : null}
+                </div>
+                <time className="muted small" dateTime={event.created_at}>
+                  {relativeTime(Temporal.Instant.from(event.created_at), now, timeZone)}
+                </time>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

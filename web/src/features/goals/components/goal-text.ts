@@ -1,0 +1,22 @@
+import type { DistanceUnit } from '../../../../../domain/shared/units.ts';
+import { distanceValue } from '../../../lib/format.ts';
+import type { Goal } from '../../../lib/api-types.ts';
+
+/** '7.5 / 20 km' or '2 / 3 runs', in the user's unit. */
+export function progressText(goal: Pick<Goal, 'type' | 'target_value'>, progress: number, unit: DistanceUnit): string {
+  if (goal.type === 'count') return `${progress} / ${goal.target_value} runs`;
+  return `${distanceValue(progress, unit)} / ${distanceValue(goal.target_value, unit)} ${unit}`;
+}
+
+/** 'Run 20 km' or 'Run 3 times'. */
+export function goalTitle(goal: Pick<Goal, 'type' | 'target_value'>, unit: DistanceUnit): string {
+  return goal.type === 'count'
+    ? `Run ${goal.target_value} ${goal.target_value === 1 ? 'time' : 'times'}`
+    : `Run ${distanceValue(goal.target_value, unit)} ${unit}`;
+}
+
+/** 'Nov 16 – Nov 22'. */
+export function weekLabel(start: string, end: string): string {
+  const f = (d: string) => new Date(`${d}T12:00:00`).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+  return `${f(start)} – ${f(end)}`;
+}

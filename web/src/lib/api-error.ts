@@ -1,0 +1,19 @@
+/** The messages of §8 for requests that fail without a message of their own. */
+export const REQUEST_FAILED = 'Request failed';
+export const NON_JSON_RESPONSE = 'Server returned non-JSON response. Please check if the API is running correctly.';
+
+/** A failed API call: the server's `error` text and the HTTP status (0 when the network failed). */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(message: string, status: number) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+/** The message to show for any thrown value, with a screen's own fallback. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message ? error.message : fallback;
+}

@@ -1,0 +1,82 @@
+import type { Session } from '@supabase/auth-js';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { authClient } from './auth-client.ts';
+import { setDemoMode } from './demo-mode.ts';
+import { queryClient } from './query-client.ts';
+
+export interface AuthState {
+  readonly session: Session | null;
+  /** True until the stored session has been read (protected pages show a spinner meanwhile, §2). */
+  readonly loading: boolean;
+  signIn(email: string, password: string): Promise<void>;
+  signUp(input: { displayName: string; email: string; password: string }): Promise<void>;
+  signOut(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+/** The browser's zone for the new profile (§7: timezone from the browser), falling back to the server default. */
+function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the session in React state, following the client's auth events (sign-in, refresh, sign-out). */
+export function AuthProvider({ children }: { readonly children: ReactNode }) {
+  const [session, setSession] = useState<Session | null>(null);
+  const [loading, setLoading] = useState(true);
+
+  useEffect(() => {
+    let lastUserId: string | null = null;
+    const { data } = authClient.onAuthStateChange((_event, next) => {
+      // Another user's cached answers must not show after a switch of account or a sign-out.
+      const userId = next?.user.id ?? null;
+      if (userId !== lastUserId) queryClient.clear();
+      lastUserId = userId;
+      setSession(next);
+      setLoading(false);
+    });
+    return () => data.subscription.unsubscribe();
+  }, []);
+
+  const value = useMemo<AuthState>(
+    () => ({
+      session,
+      loading,
+      // Auth errors are rethrown to the caller (§8), which shows the toast.
+      async signIn(email, password) {
+        const { error } = await authClient.signInWithPassword({ email, password });
+        if (error) throw error;
+        setDemoMode(false);
+      },
+      async signUp({ displayName, email, password }) {
+        const { error } = await authClient.signUp({
+          email,
+          password,
+          options: {
+            data: { display_name: displayName, timezone: browserTimeZone() },
+            emailRedirectTo: `${window.location.origin}/app`,
+          },
+        });
+        if (error) throw error;
+      },
+      async signOut() {
+        setDemoMode(false);
+        const { error } = await authClient.signOut();
+        if (error) throw error;
+      },
+    }),
+    [session, loading],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/** The auth state; throws when used outside the provider (§8: missing provider). */
+export function useAuth(): AuthState {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used within an AuthProvider');
+  return value;
+}

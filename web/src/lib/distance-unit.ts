@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { DistanceUnit } from '../../../domain/shared/units.ts';
+import { distanceUnitSchema } from '../../../domain/validation/units.ts';
+import { api } from './api.ts';
+import type { DataEnvelope, Preferences } from './api-types.ts';
+import { STORAGE_KEYS, storage } from './storage.ts';
+
+/** GET /me/preferences: the unit, default charity and remember flag (§3 User preferences). */
+export const preferencesQueryOptions = () =>
+  queryOptions({
+    queryKey: ['preferences'],
+    queryFn: async () => {
+      const { data } = await api<DataEnvelope<Preferences>>('/me/preferences');
+      // Remembered locally (§9) so the next start shows the right unit before the answer arrives.
+      storage.setItem(STORAGE_KEYS.distanceUnit, data.distance_unit);
+      return data;
+    },
+  });
+
+/** The user's distance unit (§5: km unless km or mi is stored). Shared by every screen that shows a distance. */
+export function useDistanceUnit(): DistanceUnit {
+  const { data } = useQuery(preferencesQueryOptions());
+  return distanceUnitSchema.parse(data?.distance_unit ?? storage.getItem(STORAGE_KEYS.distanceUnit));
+}

@@ -1,0 +1,31 @@
+import { type DistanceUnit, kmToMi, round2 } from '../../../domain/shared/units.ts';
+
+/** Seconds as h:mm:ss or m:ss. */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** A pace in seconds per km as m:ss per unit, or '—' when unknown. */
+export function formatPace(secPerKm: number | null, unit: DistanceUnit): string {
+  if (secPerKm === null || !Number.isFinite(secPerKm) || secPerKm <= 0) return '—';
+  const perUnit = unit === 'mi' ? secPerKm / 0.621371 : secPerKm;
+  return `${formatDuration(perUnit)} /${unit}`;
+}
+
+/** A km value in the user's unit as a number with up to 2 decimals (for progress lines). */
+export function distanceValue(km: number, unit: DistanceUnit): number {
+  return round2(unit === 'mi' ? kmToMi(km) : km);
+}
+
+/** A date and time in the browser's locale: 'Mon, Nov 16 · 7:05 AM'. */
+export function formatDateTime(iso: string): { date: string; time: string } {
+  const d = new Date(iso);
+  return {
+    date: d.toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric' }),
+    time: d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }),
+  };
+}
