@@ -4,6 +4,7 @@ import { executeCommand } from '../../app-server/commands/execute-command.ts';
 import { surgeDecider } from '../../domain/surge/decide.ts';
 import { allProjectors } from '../../projections/registry.ts';
 import { liveTableNames } from '../../projections/runner/projector.ts';
+import { cycle, saveCard, stakedGoal } from '../money/money-fixtures.ts';
 import { createGoal, deleteRun, endGoal, logRun, settle, testUser } from '../api/gamification-fixtures.ts';
 import { type DatabaseTarget, databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 
@@ -42,6 +43,20 @@ describe.each(databaseTargets())('rebuilding every read model on %s', (target: D
         newEventId: () => `00000000-0000-4000-8000-00000000000${++n}`,
       },
     );
+    // The social side: a group, a member who joins and one who leaves, reactions on a run card, preferences.
+    const [ada, bob, cy] = users as [(typeof users)[number], (typeof users)[number], (typeof users)[number]];
+    const group = await rt.request('POST', '/groups', { token: await ada.token(), body: { name: 'Dawn Patrol' } });
+    const code = (await rt.request('GET', `/groups/${group.body.data.id}`, { token: await ada.token() })).body.data
+      .invite_code;
+    for (const member of [bob, cy]) {
+      const joined = await rt.request('POST', '/groups/join', {
+        token: await member.token(),
+        body: { invite_code: code },
+      });
+      expect(joined.status).toBe(200);
+    }
+    await rt.request('POST', `/groups/${group.body.data.id}/leave`, { token: await cy.token() });
+    await rt.request('PUT', '/me/preferences', { token: await bob.token(), body: { distance_unit: 'mi' } });
     // Three weeks of a realistic history: runs (some in a surge, one deleted), goals completed and missed.
     const weeks = ['2026-11-16', '2026-11-23', '2026-11-30'];
     for (const [w, weekStart] of weeks.entries()) {
@@ -59,7 +74,24 @@ describe.each(databaseTargets())('rebuilding every read model on %s', (target: D
       await endGoal(rt, `g-1-${w}`, w === 1 ? 'missed' : 'completed');
       await endGoal(rt, `g-2-${w}`, 'missed');
       await settle(rt);
+      const feed = await rt.request('GET', `/feed?group_id=${group.body.data.id}&filter=runs`, {
+        token: await bob.token(),
+      });
+      const card = feed.body.data?.[0];
+      if (card) {
+        await rt.request('POST', `/feed/${card.id}/reactions`, { token: await bob.token(), body: { emoji: 'fire' } });
+        await rt.request('POST', `/feed/${card.id}/reactions`, { token: await ada.token(), body: { emoji: 'clap' } });
+      }
     }
+    // Money: a staked goal with a charity, missed, settled on the following Monday (stakes and ledger rows).
+    rt.clock.set('2026-12-07T09:00:00Z');
+    const payer = { id: ada.id, email: '', token: await ada.token() };
+    const charities = await rt.request('GET', '/charities');
+    const pm = await saveCard(rt, payer);
+    await stakedGoal(rt, payer, { pm, charity: charities.body.charities[0].id, target: 3 });
+    await cycle(rt);
+    rt.clock.set('2026-12-14T06:00:00Z');
+    await cycle(rt);
     await settle(rt);
   }, 300_000);
   afterAll(async () => rt?.close());
@@ -67,6 +99,13 @@ describe.each(databaseTargets())('rebuilding every read model on %s', (target: D
   it('yields tables identical to the live ones, for every registered projector', async () => {
     const badges = await rowsOf(rt, 'badges');
     expect(badges.length).toBeGreaterThan(5);
+    const empty: string[] = [];
+    for (const projector of allProjectors) {
+      for (const table of Object.values(liveTableNames(projector)))
+        if ((await rowsOf(rt, table)).length === 0) empty.push(table);
+    }
+    // A rebuild of an empty table proves nothing: the history above must reach every read model.
+    expect(empty, `empty read models: ${empty.join(', ')}`).toEqual([]);
     for (const projector of allProjectors) {
       const tables = Object.values(liveTableNames(projector));
       const before = new Map<string, string[]>();
