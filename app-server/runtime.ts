@@ -14,13 +14,17 @@ import { type AppType, createApp } from './http/app.ts';
 import { createLogger } from './logger.ts';
 import { ProcessManagerHost } from './process/process-manager-host.ts';
 import { allProcessManagers } from './process/registry.ts';
+import { PersonalKeyVault } from './privacy/key-vault.ts';
+import { personalDataEraser } from './privacy/personal-data-eraser.ts';
+import { personalDataRules } from './privacy/personal-data-policy.ts';
+import { protectPersonalData } from './privacy/protected-event-store.ts';
 import { ChangeHub } from './realtime/change-hub.ts';
-import { createPaymentGateway } from './adapters/payments/create-payment-gateway.ts';
-import type { PaymentGateway } from './adapters/payments/payment-gateway.ts';
-import { createStakeSettlementProcess } from './process/stakes/stake-settlement-process.ts';
 import { createPushSender } from './adapters/push/create-push-sender.ts';
 import type { PushSender } from './adapters/push/push-sender.ts';
 import { createRemindersProcess } from './process/reminders/reminders-process.ts';
+import { createPaymentGateway } from './adapters/payments/create-payment-gateway.ts';
+import type { PaymentGateway } from './adapters/payments/payment-gateway.ts';
+import { createStakeSettlementProcess } from './process/stakes/stake-settlement-process.ts';
 
 /** A wired server: every adapter chosen from the configuration, ready to serve and to run workers. */
 export interface Runtime {
@@ -65,11 +69,17 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   const database =
     overrides.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   await migrateToLatest(database.db);
-  const store = createPostgresEventStore(database);
-  // FCM when configured; otherwise notifications are in-app only.
-  const push = overrides.push ?? createPushSender(config);
+  // Personal fields of events (GPS tracks, notes) are encrypted under their owner's key; erasure shreds the key.
+  const vault = new PersonalKeyVault({
+    db: database.db,
+    serverSecret: config.AUTH_ENCRYPTION_KEY,
+    now: () => clock.now(),
+  });
+  const store = protectPersonalData(createPostgresEventStore(database), vault, personalDataRules);
   const payments =
     overrides.payments !== undefined ? overrides.payments : createPaymentGateway(config, { db: database.db, clock });
+  // FCM when configured; otherwise notifications are in-app only.
+  const push = overrides.push ?? createPushSender(config);
   const projections = new ProjectionRunner({
     db: database.db,
     store,
@@ -82,7 +92,12 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     database,
     store,
     clock,
-    managers: [...allProcessManagers, createStakeSettlementProcess({ gateway: payments }), createRemindersProcess({ push })],
+    managers: [
+      ...allProcessManagers,
+      personalDataEraser(vault),
+      createStakeSettlementProcess({ gateway: payments }),
+      createRemindersProcess({ push }),
+    ],
     onError: (manager, error) => logger.error({ err: error, manager }, 'process manager failed'),
   });
   const changes = new ChangeHub();

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations } from '../../adapters/event-store/postgres/migrations.ts';
 import { localGatewayMigrations } from '../../adapters/payments/local/migrations.ts';
 import { authMigrations } from '../../auth/migrations.ts';
+import { privacyMigrations } from '../../privacy/migrations.ts';
 import { goalLifecycleMigrations } from '../../process/goal-lifecycle/migrations.ts';
 import { stakeProcessMigrations } from '../../process/stakes/migrations.ts';
 import { charityMigrations } from '../../charities/migrations.ts';
@@ -20,8 +21,9 @@ export const migrations: Record<string, Migration> = {
   ...authMigrations,
   ...goalLifecycleMigrations,
   ...localGatewayMigrations,
-  ...charityMigrations,
-  ...stakeProcessMigrations,
   ...preferencesMigrations,
   ...notificationsMigrations,
+  ...charityMigrations,
+  ...stakeProcessMigrations,
+  ...privacyMigrations,
 };
