@@ -83,6 +83,8 @@ describe('the web app in a browser against the real server', () => {
     expect(await card.getByText('0%').isVisible()).toBe(true);
     expect(await card.getByText("Let's get started!").isVisible()).toBe(true);
     expect(await card.getByText('Run 20 km').isVisible()).toBe(true);
+    // The sign-up toast may still be showing; the screenshot is of the dashboard itself.
+    await page.locator('.toast').first().waitFor({ state: 'detached', timeout: 10_000 });
     await page.screenshot({ path: '/tmp/stridestake-dashboard.png', fullPage: true });
   });
 

@@ -1,11 +1,12 @@
 import { NavLink } from 'react-router';
+import { Icon } from './icon.tsx';
 
 const TABS = [
-  { to: '/app', label: 'Home', icon: '⌂' },
-  { to: '/run', label: 'Run', icon: '▶' },
-  { to: '/goals', label: 'Goals', icon: '◎' },
-  { to: '/groups', label: 'Groups', icon: '⚑' },
-  { to: '/profile', label: 'Profile', icon: '☺' },
+  { to: '/app', label: 'Home', icon: 'home' },
+  { to: '/run', label: 'Run', icon: 'run' },
+  { to: '/goals', label: 'Goals', icon: 'target' },
+  { to: '/groups', label: 'Groups', icon: 'users' },
+  { to: '/profile', label: 'Profile', icon: 'user' },
 ] as const;
 
 /** The five-tab bottom navigation of §2. */
@@ -14,8 +15,8 @@ export function BottomNav() {
     <nav className="bottom-nav" aria-label="Main">
       {TABS.map((tab) => (
         <NavLink key={tab.to} to={tab.to} className={({ isActive }) => (isActive ? 'tab active' : 'tab')}>
-          <span className="tab-icon" aria-hidden="true">
-            {tab.icon}
+          <span className="tab-icon">
+            <Icon name={tab.icon} size={22} />
           </span>
           <span>{tab.label}</span>
         </NavLink>

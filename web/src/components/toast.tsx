@@ -30,6 +30,14 @@ export function ToastProvider({ children }: { readonly children: ReactNode }) {
           <div key={t.id} className={`toast toast-${t.tone}`} role="alert">
             <strong>{t.title}</strong>
             {t.description ? <span>{t.description}</span> : null}
+            <button
+              type="button"
+              className="toast-close"
+              aria-label="Dismiss"
+              onClick={() => setToasts((list) => list.filter((x) => x.id !== t.id))}
+            >
+              ×
+            </button>
           </div>
         ))}
       </div>

@@ -9,6 +9,7 @@ import { SurgeBanner } from '../../features/surge/components/surge-banner.tsx';
 import { useMe } from '../../features/user/api/get-me.ts';
 import { GreetingCard } from '../../features/user/components/greeting-card.tsx';
 import { StreakCards } from '../../features/user/components/streak-cards.tsx';
+import { Icon } from '../../components/icon.tsx';
 
 /** The dashboard (§2 /app). */
 export function DashboardRoute() {
@@ -30,7 +31,7 @@ export function DashboardRoute() {
       {upcoming.data ? <UpcomingGoalCard goal={upcoming.data} /> : null}
       <ActivityFeed timeZone={me.data?.timezone ?? 'America/New_York'} />
       <Link to="/run" className="fab" aria-label="Start a run">
-        ▶
+        <Icon name="play" size={24} />
       </Link>
     </main>
   );

@@ -11,6 +11,7 @@ import { UpcomingGoalCard } from '../../features/goals/components/upcoming-goal-
 import { Modal } from '../../components/modal.tsx';
 import type { Goal } from '../../lib/api-types.ts';
 import { formatDollars } from '../../../../domain/shared/money.ts';
+import { Icon } from '../../components/icon.tsx';
 
 /** Goals (§2 /goals): active and upcoming cards, the plan/new button, the empty state, past goals, cancel. */
 export function GoalsRoute() {
@@ -39,8 +40,8 @@ export function GoalsRoute() {
       ) : null}
       {!loading && !current.data ? (
         <section className="card empty-card">
-          <span className="empty-icon" aria-hidden="true">
-            ◎
+          <span className="empty-icon">
+            <Icon name="target" size={24} />
           </span>
           <h2>No active goal for this week</h2>
           <p className="muted">Pick a distance or a number of runs, and decide what’s at stake.</p>

@@ -5,6 +5,7 @@ import { Page } from '../../components/page.tsx';
 import { useGroups } from '../../features/groups/api/get-groups.ts';
 import { useCreateGroup, useJoinGroup } from '../../features/groups/api/group-mutations.ts';
 import { GroupFormModal } from '../../features/groups/components/group-form-modal.tsx';
+import { Icon } from '../../components/icon.tsx';
 
 /** Group list (§2) with Join and Create modals. */
 export function GroupsRoute() {
@@ -30,8 +31,8 @@ export function GroupsRoute() {
       {groups.isPending ? <section className="card skeleton" aria-busy="true" /> : null}
       {!groups.isPending && list.length === 0 ? (
         <section className="card empty-card">
-          <span className="empty-icon" aria-hidden="true">
-            ⚑
+          <span className="empty-icon">
+            <Icon name="users" size={24} />
           </span>
           <h2>No groups yet</h2>
           <p className="muted">Create a group and share its invite code, or join one with a code from a friend.</p>

@@ -1,16 +1,18 @@
+import { Icon, type IconName } from '../../../components/icon.tsx';
 import { BADGE_DEFINITIONS } from '../../../../../domain/gamification/badge-definitions.ts';
 import { useMyBadges } from '../api/get-my-badges.ts';
 
-const ICONS: Record<string, string> = {
-  Trophy: '🏆',
-  Flame: '🔥',
-  Target: '🎯',
-  Star: '⭐',
-  Award: '🏅',
-  Calendar: '📅',
-  Ghost: '👻',
-  TrendingUp: '📈',
-  Sunrise: '🌅',
+// The definitions' icon names (§3) drawn with the app's own line icons.
+const ICONS: Record<string, IconName> = {
+  Trophy: 'trophy',
+  Flame: 'flame',
+  Target: 'target',
+  Star: 'star',
+  Award: 'medal',
+  Calendar: 'check',
+  Ghost: 'user',
+  TrendingUp: 'bolt',
+  Sunrise: 'star',
 };
 
 /** Every badge, earned ones in colour (§2 profile Badges tab). */
@@ -23,8 +25,8 @@ export function BadgeGrid() {
         const has = earned.has(d.badge_type);
         return (
           <div key={d.badge_type} className={has ? 'badge earned' : 'badge locked'} title={d.description}>
-            <span className="badge-icon" style={has ? { background: d.color } : undefined} aria-hidden="true">
-              {ICONS[d.icon] ?? '★'}
+            <span className="badge-icon" style={has ? { background: d.color, color: '#fff' } : undefined}>
+              <Icon name={ICONS[d.icon] ?? 'star'} size={22} />
             </span>
             <strong>{d.name}</strong>
             <span className="muted small">{d.description}</span>

@@ -4,6 +4,7 @@ import { Temporal } from 'temporal-polyfill';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
 import { FEED_FILTERS, type FeedFilter, useFeed } from '../api/get-feed.ts';
 import { feedCardText } from './feed-card-text.ts';
+import { Icon } from '../../../components/icon.tsx';
 
 const FILTER_LABELS: Record<FeedFilter, string> = { all: 'All', runs: 'Runs', stakes: 'Stakes', badges: 'Badges' };
 
@@ -52,8 +53,8 @@ export function ActivityFeed({
             const text = feedCardText(event, unit);
             return (
               <li key={event.id} className="feed-item">
-                <span className="feed-icon" aria-hidden="true">
-                  {text.icon}
+                <span className={`feed-icon feed-${event.event_type}`}>
+                  <Icon name={text.icon} size={18} />
                 </span>
                 <div className="feed-body">
                   <p className="feed-title">{text.title}</p>

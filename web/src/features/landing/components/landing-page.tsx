@@ -1,15 +1,20 @@
 import { Link, useNavigate } from 'react-router';
+import { Icon } from '../../../components/icon.tsx';
 import { setDemoMode } from '../../../lib/demo-mode.ts';
 
 const FEATURES = [
-  { title: 'Set Goals', text: 'Pick a weekly distance or number of runs. Weeks run Monday to Sunday.', icon: '◎' },
-  { title: 'Add Stakes', text: 'Put $10-$100 on the line. Hit your goal and the hold is released.', icon: '$' },
+  { title: 'Set Goals', text: 'Pick a weekly distance or number of runs. Weeks run Monday to Sunday.', icon: 'target' },
+  { title: 'Add Stakes', text: 'Put $10-$100 on the line. Hit your goal and the hold is released.', icon: 'dollar' },
   {
     title: 'Join Groups',
     text: 'Run with friends: shared feed, reactions, leaderboards and team challenges.',
-    icon: '⚑',
+    icon: 'users',
   },
-  { title: 'Earn Badges', text: 'Streaks, XP, 50 levels in 10 tiers, and badges for the runs that matter.', icon: '★' },
+  {
+    title: 'Earn Badges',
+    text: 'Streaks, XP, 50 levels in 10 tiers, and badges for the runs that matter.',
+    icon: 'medal',
+  },
 ] as const;
 
 const STEPS = [
@@ -57,8 +62,8 @@ export function LandingPage() {
         <div className="feature-grid">
           {FEATURES.map((f) => (
             <article key={f.title} className="card feature">
-              <span className="feature-icon" aria-hidden="true">
-                {f.icon}
+              <span className="feature-icon">
+                <Icon name={f.icon} size={22} />
               </span>
               <h3>{f.title}</h3>
               <p>{f.text}</p>

@@ -76,7 +76,7 @@ export function GpsTracker() {
       ) : null}
       {saved ? (
         <Modal
-          title={saved.goalPercent !== null && saved.goalPercent >= 100 ? 'Goal complete! 🎉' : 'Run saved!'}
+          title={saved.goalPercent !== null && saved.goalPercent >= 100 ? 'Goal complete!' : 'Run saved!'}
           onClose={() => setSaved(null)}
         >
           <div className="stat-grid">

@@ -2,6 +2,7 @@ import { formatDistance } from '../../../../../domain/shared/units.ts';
 import type { Run } from '../../../lib/api-types.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
 import { formatDateTime, formatDuration, formatPace } from '../../../lib/format.ts';
+import { Icon } from '../../../components/icon.tsx';
 
 const SOURCE_LABELS: Record<string, string> = { gps: 'GPS', strava: 'Strava', garmin: 'Garmin' };
 
@@ -36,7 +37,7 @@ export function RunList({
             </div>
             {onDelete ? (
               <button type="button" className="icon-button" aria-label="Delete run" onClick={() => onDelete(run.id)}>
-                🗑
+                <Icon name="trash" size={18} />
               </button>
             ) : null}
           </li>

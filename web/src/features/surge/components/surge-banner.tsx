@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { formatMultiplier } from '../../../../../domain/gamification/xp.ts';
 import { formatDuration } from '../../../lib/format.ts';
 import { useActiveSurge } from '../api/get-active-surge.ts';
+import { Icon } from '../../../components/icon.tsx';
 
 /** The surge banner (§4): shown while a surge is active, counting down every second to 'Expired'. */
 export function SurgeBanner() {
@@ -16,7 +17,9 @@ export function SurgeBanner() {
   const left = Math.floor((Date.parse(surge.end_time) - now) / 1000);
   return (
     <section className="surge-banner" aria-label="Surge">
-      <strong>⚡ {formatMultiplier(surge.xp_multiplier)} XP Surge!</strong>
+      <strong>
+        <Icon name="bolt" size={16} /> {formatMultiplier(surge.xp_multiplier)} XP Surge!
+      </strong>
       <span>{left > 0 ? `Ends in ${formatDuration(left)}` : 'Expired'}</span>
     </section>
   );

@@ -1,4 +1,5 @@
 import { useStreak } from '../api/get-streak.ts';
+import { Icon } from '../../../components/icon.tsx';
 
 const weeks = (n: number) => `${n} ${n === 1 ? 'week' : 'weeks'}`;
 
@@ -8,15 +9,15 @@ export function StreakCards() {
   return (
     <div className="stat-row">
       <section className="card stat">
-        <span className="stat-icon" aria-hidden="true">
-          🔥
+        <span className="stat-icon flame">
+          <Icon name="flame" />
         </span>
         <span className="muted small">Current streak</span>
         <strong>{weeks(data?.current_streak ?? 0)}</strong>
       </section>
       <section className="card stat">
-        <span className="stat-icon" aria-hidden="true">
-          🏆
+        <span className="stat-icon trophy">
+          <Icon name="trophy" />
         </span>
         <span className="muted small">Best streak</span>
         <strong>{weeks(data?.longest_streak ?? 0)}</strong>
