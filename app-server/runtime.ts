@@ -5,6 +5,7 @@ import { allProjectors } from '../projections/registry.ts';
 import { ProjectionRunner } from '../projections/runner/projection-runner.ts';
 import type { AuthCore } from './auth/auth-core.ts';
 import { createAuthCore } from './auth/auth-module.ts';
+import { createErrorReporter } from './adapters/error-reporting/error-reporter.ts';
 import { createPostgresEventStore } from './adapters/event-store/postgres/postgres-event-store.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -103,7 +104,8 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   const changes = new ChangeHub();
   await changes.start(database);
   const auth = createAuthCore({ config, clock, logger, database, store });
-  const app = createApp({ config, logger, clock, database, projections, store, auth, changes, payments, push });
+  const errors = createErrorReporter({ dsn: config.SENTRY_DSN, environment: config.NODE_ENV });
+  const app = createApp({ config, logger, clock, database, projections, store, auth, changes, payments, push, errors });
 
   let closed = false;
   return {
@@ -129,6 +131,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
       await projections.stop();
       await changes.stop();
       await store.close();
+      await errors.flush();
       if (!overrides.database) await database.close();
     },
   };

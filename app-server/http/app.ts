@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { ErrorReporter } from '../adapters/error-reporting/error-reporter.ts';
 import type { Transaction } from 'kysely';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -49,7 +50,8 @@ export interface AppDeps {
   readonly changes: ChangeHub;
   /** The card processor, or null when payments are not configured (routes then answer the spec's message). */
   readonly payments: PaymentGateway | null;
-  readonly reportError?: (error: unknown) => void;
+  /** Unexpected errors go to the error-reporting service (Sentry when configured). */
+  readonly errors?: ErrorReporter;
   /** Push delivery (FCM or in-app only); in-app only when absent. */
   readonly push?: PushSender;
 }
@@ -76,29 +78,37 @@ export function createApp(deps: AppDeps) {
     }),
   );
   app.onError(
-    errorHandler({ logger: deps.logger, ...(deps.reportError ? { report: (e) => deps.reportError?.(e) } : {}) }),
+    errorHandler({
+      logger: deps.logger,
+      report: (error, c) => deps.errors?.capture(error, { requestId: c.get('requestId'), path: c.req.path }),
+    }),
   );
   app.notFound(notFoundHandler);
-  return app
-    .route('/', healthRoutes(deps))
-    .route('/auth/v1', gotrueApp(deps.auth))
-    .route('/auth', productAuthApp(deps.auth))
-    .route('/dev', devApp(deps.auth))
-    .route('/', goalsRoutes(deps))
-    .route('/', runsRoutes(deps))
-    .route('/', meGamificationRoutes(deps))
-    .route('/', badgesRoutes(deps))
-    .route('/', surgeRoutes(deps))
-    .route('/', paymentsRoutes(deps))
-    .route('/', stakesRoutes(deps))
-    .route('/', charitiesRoutes(deps))
-    .route('/', realtimeRoutes(deps))
-    .route('/', groupsRoutes(deps))
-    .route('/', feedRoutes(deps))
-    .route('/', preferencesRoutes(deps))
-    .route('/', notificationsRoutes(deps))
-    // Read on first request, when every sub-app above is mounted (`route` returns this same app).
-    .route('/', openapiRoutes(() => app.routes));
+  return (
+    app
+      .route('/', healthRoutes(deps))
+      .route('/auth/v1', gotrueApp(deps.auth))
+      .route('/auth', productAuthApp(deps.auth))
+      .route('/dev', devApp(deps.auth))
+      .route('/', goalsRoutes(deps))
+      .route('/', runsRoutes(deps))
+      .route('/', meGamificationRoutes(deps))
+      .route('/', badgesRoutes(deps))
+      .route('/', surgeRoutes(deps))
+      .route('/', paymentsRoutes(deps))
+      .route('/', stakesRoutes(deps))
+      .route('/', charitiesRoutes(deps))
+      .route('/', realtimeRoutes(deps))
+      .route('/', groupsRoutes(deps))
+      .route('/', feedRoutes(deps))
+      .route('/', preferencesRoutes(deps))
+      .route('/', notificationsRoutes(deps))
+      // Read on first request, when every sub-app above is mounted (`route` returns this same app).
+      .route(
+        '/',
+        openapiRoutes(() => app.routes),
+      )
+  );
 }
 
 /** The API's type, for a typed client (`hc<AppType>`) in the web app. */
