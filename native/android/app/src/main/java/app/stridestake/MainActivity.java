@@ -1,0 +1,5 @@
+package app.stridestake;
+
+import com.getcapacitor.BridgeActivity;
+
+public class MainActivity extends BridgeActivity {}
