@@ -1,12 +1,21 @@
-# The API and the worker share one image; the command picks the role.
+# One image for both roles (API and worker); the command picks the role.
+# Stage 1 builds the web app (Vite is a devDependency); stage 2 carries only what runs.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run web:build
+
 FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts=false
+RUN npm ci --omit=dev --no-audit --no-fund
 COPY domain ./domain
 COPY projections ./projections
 COPY app-server ./app-server
-EXPOSE 3001
+COPY --from=build /app/web/dist ./web/dist
+EXPOSE 3001 5173
 USER node
 CMD ["node", "app-server/main.ts"]
