@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config-or-exit.ts';
 import { createRuntime } from './runtime.ts';
 import { webAppServer } from './web-static.ts';
 
@@ -10,16 +10,7 @@ const WEB_DIST = resolve(import.meta.dirname, '../web/dist');
 
 /** Starts the API: configuration, database and migrations, workers, HTTP; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
 
   const runtime = await createRuntime(config);
   const { logger } = runtime;

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config-or-exit.ts';
 import { createRuntime } from './runtime.ts';
 
 /**
@@ -7,16 +7,7 @@ import { createRuntime } from './runtime.ts';
  * so a batch is applied once whichever worker takes it.
  */
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const runtime = await createRuntime(config);
   await runtime.startWorkers();
   runtime.logger.info({ database: runtime.database.kind }, 'StrideStake worker running');
