@@ -3,17 +3,18 @@ import { BottomNav } from '../components/bottom-nav.tsx';
 import { Spinner } from '../components/spinner.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { useDemoMode } from '../lib/demo-mode.ts';
+import { platform } from '../lib/platform/index.ts';
 import { RealtimeSync } from './realtime-sync.tsx';
 
 /**
- * Signed-in pages (§6): a spinner while the session loads, then `/` for anyone without a session (on the web),
- * else the page above the bottom navigation. Demo mode needs no sign-in.
+ * Signed-in pages (§6): a spinner while the session loads, then `/` (web) or /login (native) for anyone without a
+ * session, else the page above the bottom navigation. Demo mode needs no sign-in.
  */
 export function ProtectedLayout() {
   const { session, loading } = useAuth();
   const demo = useDemoMode();
   if (!demo && loading) return <Spinner />;
-  if (!demo && !session) return <Navigate to="/" replace />;
+  if (!demo && !session) return <Navigate to={platform().shell.signedOutRoute} replace />;
   return (
     <div className="app-shell">
       {demo ? <div className="demo-banner">Demo mode — sample data, nothing is saved to your account</div> : null}

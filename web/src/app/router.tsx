@@ -1,4 +1,5 @@
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { PlatformEffects } from '../lib/platform/platform-effects.tsx';
 import { ProtectedLayout } from './protected-layout.tsx';
 import { LandingRoute, LoginRoute, SignupRoute } from './routes/auth-routes.tsx';
 import { ConnectedAppsRoute } from './routes/connected-apps-route.tsx';
@@ -17,6 +18,7 @@ import { XpGuideRoute } from './routes/xp-guide-route.tsx';
 export function AppRouter() {
   return (
     <BrowserRouter>
+      <PlatformEffects />
       <Routes>
         <Route path="/" element={<LandingRoute />} />
         <Route path="/login" element={<LoginRoute />} />

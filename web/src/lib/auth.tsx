@@ -2,6 +2,7 @@ import type { Session } from '@supabase/auth-js';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { authClient } from './auth-client.ts';
 import { setDemoMode } from './demo-mode.ts';
+import { platform } from './platform/index.ts';
 import { queryClient } from './query-client.ts';
 
 export interface AuthState {
@@ -58,7 +59,8 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
           password,
           options: {
             data: { display_name: displayName, timezone: browserTimeZone() },
-            emailRedirectTo: `${window.location.origin}/app`,
+            // The web app's /app, or on native the app's own auth callback deep link (§2).
+            emailRedirectTo: platform().shell.authRedirectUrl(),
           },
         });
         if (error) throw error;

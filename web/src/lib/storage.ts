@@ -25,7 +25,22 @@ function browserStorage(): KeyValueStorage {
   }
 }
 
-export const storage: KeyValueStorage = browserStorage();
+let backing: KeyValueStorage = browserStorage();
+
+/**
+ * The storage in use. It forwards to the installed backing, so modules that captured it at import time (the auth
+ * client) follow a swap made before the app renders (lib/platform installs Capacitor Preferences on native).
+ */
+export const storage: KeyValueStorage = {
+  getItem: (key) => backing.getItem(key),
+  setItem: (key, value) => backing.setItem(key, value),
+  removeItem: (key) => backing.removeItem(key),
+};
+
+/** Installs another backing (native shell, tests). */
+export function installStorage(next: KeyValueStorage): void {
+  backing = next;
+}
 
 /** Local storage keys used across the app, in one place so none collide. */
 export const STORAGE_KEYS = {
@@ -36,6 +51,8 @@ export const STORAGE_KEYS = {
   tourSeen: 'stridestake.tour-seen',
   celebratedGoals: 'stridestake.celebrated-goals',
   session: 'stridestake.auth',
+  pendingPushToken: 'stridestake.pending-push-token',
+  permissionsOnboarded: 'stridestake.permissions-onboarded',
 } as const;
 
 /** Reads a JSON value, or the fallback when absent or unreadable. */

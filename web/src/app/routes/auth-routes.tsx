@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, Navigate } from 'react-router';
+import { Spinner } from '../../components/spinner.tsx';
 import { LoginForm } from '../../features/auth/components/login-form.tsx';
 import { SignupForm } from '../../features/auth/components/signup-form.tsx';
 import { LandingPage } from '../../features/landing/components/landing-page.tsx';
+import { useAuth } from '../../lib/auth.tsx';
+import { platform } from '../../lib/platform/index.ts';
 
 function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
   return (
@@ -37,7 +40,13 @@ export function SignupRoute() {
   );
 }
 
-/** / on the web: the landing page (§2). */
+/** `/` (§2): the landing page on the web; in the native app, /app when signed in, else /login. */
 export function LandingRoute() {
-  return <LandingPage />;
+  return platform().shell.hasLanding ? <LandingPage /> : <ShellHome />;
+}
+
+function ShellHome() {
+  const { session, loading } = useAuth();
+  if (loading) return <Spinner />;
+  return <Navigate to={session ? '/app' : '/login'} replace />;
 }

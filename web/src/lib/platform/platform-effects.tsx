@@ -1,0 +1,54 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api } from '../api.ts';
+import { useAuth } from '../auth.tsx';
+import { storage } from '../storage.ts';
+import { platform } from './index.ts';
+import { routeForNotification } from './notification-routes.ts';
+import { isOnboarded, markOnboarded } from './onboarding-state.ts';
+import { PermissionsOnboarding } from './permissions-onboarding.tsx';
+import type { PushRegistration } from './push.ts';
+import { syncPushToken } from './push-registration.ts';
+
+/** §9: the permissions onboarding shows about 500 ms after sign-in. */
+export const ONBOARDING_DELAY_MS = 500;
+
+function sendToken(registration: PushRegistration): Promise<void> {
+  return api('/notifications/register', { method: 'POST', body: registration }).then(() => undefined);
+}
+
+function syncPush(): void {
+  void syncPushToken({ push: platform().push, storage, send: sendToken });
+}
+
+/**
+ * The shell's behaviour around the pages, rendered once inside the router: notification taps open their route,
+ * each sign-in registers the push token (retrying one left pending), and a user new to this device gets the
+ * permissions onboarding. On the web push is unsupported and there is no onboarding, so this does nothing there.
+ */
+export function PlatformEffects() {
+  const navigate = useNavigate();
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
+  const { session } = useAuth();
+  const userId = session?.user.id ?? null;
+  const [onboardingFor, setOnboardingFor] = useState<string | null>(null);
+
+  useEffect(() => platform().push.onNotificationTap((data) => navigateRef.current(routeForNotification(data))), []);
+
+  useEffect(() => {
+    setOnboardingFor(null);
+    if (!userId) return;
+    syncPush();
+    if (!platform().shell.permissionsOnboarding || isOnboarded(storage, userId)) return;
+    const timer = setTimeout(() => setOnboardingFor(userId), ONBOARDING_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [userId]);
+
+  const done = useCallback(() => {
+    if (onboardingFor) markOnboarded(storage, onboardingFor);
+    setOnboardingFor(null);
+  }, [onboardingFor]);
+
+  return onboardingFor ? <PermissionsOnboarding onDone={done} onPushAllowed={syncPush} /> : null;
+}

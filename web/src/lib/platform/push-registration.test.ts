@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { type KeyValueStorage, STORAGE_KEYS } from '../storage.ts';
+import { type PushMessaging, type PushPermission, type PushRegistration, webPush } from './push.ts';
+import { pendingPushToken, syncPushToken } from './push-registration.ts';
+
+function memoryStorage(): KeyValueStorage & { readonly map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return {
+    map,
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    removeItem: (k) => void map.delete(k),
+  };
+}
+
+/** A device whose permission and next token the test sets; `token: null` makes registration fail. */
+function device(permission: PushPermission, token: string | null): PushMessaging & { registrations: number } {
+  const d = {
+    registrations: 0,
+    checkPermission: async () => permission,
+    requestPermission: async () => permission,
+    register: async (): Promise<PushRegistration> => {
+      d.registrations += 1;
+      if (token === null) throw new Error('FCM unreachable');
+      return { token, platform: 'android' };
+    },
+    onNotificationTap: () => () => {},
+  };
+  return d;
+}
+
+/** The API's POST /notifications/register, up or down. */
+function api(up: boolean) {
+  const sent: PushRegistration[] = [];
+  return {
+    sent,
+    setUp(next: boolean) {
+      up = next;
+    },
+    send: async (r: PushRegistration) => {
+      if (!up) throw new Error('Request failed');
+      sent.push(r);
+    },
+  };
+}
+
+describe('push token registration on sign-in (§4 Push token)', () => {
+  it('registers the device token with the API', async () => {
+    const storage = memoryStorage();
+    const server = api(true);
+    const outcome = await syncPushToken({ push: device('granted', 'tok-1'), storage, send: server.send });
+    expect(outcome).toBe('registered');
+    expect(server.sent).toEqual([{ token: 'tok-1', platform: 'android' }]);
+    expect(storage.map.has(STORAGE_KEYS.pendingPushToken)).toBe(false);
+  });
+
+  it('keeps a token the API could not save as pending, and saves it on the next sign-in', async () => {
+    const storage = memoryStorage();
+    const server = api(false);
+    expect(await syncPushToken({ push: device('granted', 'tok-1'), storage, send: server.send })).toBe('pending');
+    expect(pendingPushToken(storage)).toEqual({ token: 'tok-1', platform: 'android' });
+    expect(server.sent).toEqual([]);
+
+    // Next sign-in: the API is back; this time the platform gives no token, so the pending one is sent.
+    server.setUp(true);
+    expect(await syncPushToken({ push: device('granted', null), storage, send: server.send })).toBe('registered');
+    expect(server.sent).toEqual([{ token: 'tok-1', platform: 'android' }]);
+    expect(pendingPushToken(storage)).toBeNull();
+  });
+
+  it('a pending token stays pending while the API keeps failing', async () => {
+    const storage = memoryStorage();
+    const server = api(false);
+    await syncPushToken({ push: device('granted', 'tok-1'), storage, send: server.send });
+    expect(await syncPushToken({ push: device('granted', null), storage, send: server.send })).toBe('pending');
+    expect(pendingPushToken(storage)?.token).toBe('tok-1');
+  });
+
+  it('a fresh token supersedes the pending one', async () => {
+    const storage = memoryStorage();
+    const server = api(false);
+    await syncPushToken({ push: device('granted', 'old'), storage, send: server.send });
+    server.setUp(true);
+    expect(await syncPushToken({ push: device('granted', 'new'), storage, send: server.send })).toBe('registered');
+    expect(server.sent).toEqual([{ token: 'new', platform: 'android' }]);
+    expect(pendingPushToken(storage)).toBeNull();
+  });
+
+  it('retries a pending token even when push permission was since revoked, without registering again', async () => {
+    const storage = memoryStorage();
+    storage.setItem(STORAGE_KEYS.pendingPushToken, JSON.stringify({ token: 'tok-1', platform: 'ios' }));
+    const server = api(true);
+    const push = device('denied', 'unused');
+    expect(await syncPushToken({ push, storage, send: server.send })).toBe('registered');
+    expect(push.registrations).toBe(0);
+    expect(server.sent).toEqual([{ token: 'tok-1', platform: 'ios' }]);
+  });
+
+  it('does nothing without permission or a pending token, and never asks the user', async () => {
+    const storage = memoryStorage();
+    const server = api(true);
+    const push = { ...device('prompt', 'tok'), requestPermission: async (): Promise<PushPermission> => 'granted' };
+    expect(await syncPushToken({ push, storage, send: server.send })).toBe('prompt');
+    expect(await syncPushToken({ push: device('denied', 'tok'), storage, send: server.send })).toBe('denied');
+    expect(server.sent).toEqual([]);
+  });
+
+  it('reports a granted device that gave no token', async () => {
+    const server = api(true);
+    const outcome = await syncPushToken({ push: device('granted', null), storage: memoryStorage(), send: server.send });
+    expect(outcome).toBe('no-token');
+  });
+
+  it('does nothing on the web', async () => {
+    const storage = memoryStorage();
+    const server = api(true);
+    expect(await syncPushToken({ push: webPush(), storage, send: server.send })).toBe('unsupported');
+    expect(server.sent).toEqual([]);
+    expect(storage.map.size).toBe(0);
+  });
+
+  it('ignores a pending slot it cannot read', async () => {
+    const storage = memoryStorage();
+    storage.setItem(STORAGE_KEYS.pendingPushToken, '{not json');
+    expect(pendingPushToken(storage)).toBeNull();
+    storage.setItem(STORAGE_KEYS.pendingPushToken, JSON.stringify({ token: '', platform: 'android' }));
+    expect(pendingPushToken(storage)).toBeNull();
+  });
+});
