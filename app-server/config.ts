@@ -99,6 +99,14 @@ export const configSchema = z.object({
       }
     }, { message: 'must be a service-account JSON with project_id, client_email and private_key' })
     .optional(),
+  /** Strava API application id; Strava connection is offered only when it and the secret are set. */
+  STRAVA_CLIENT_ID: z.string().regex(/^\d+$/, { message: 'must be the numeric Strava client id' }).optional(),
+  /** Strava API application secret. */
+  STRAVA_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The token Strava echoes in the webhook subscription handshake (hub.verify_token). */
+  STRAVA_WEBHOOK_VERIFY_TOKEN: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
+  /** Base address of Strava (OAuth pages and /api/v3); tests point it at a local stand-in. */
+  STRAVA_API_URL: z.string().url({ message: 'must be a URL' }).default('https://www.strava.com'),
 });
 
 export type Config = z.infer<typeof configSchema>;

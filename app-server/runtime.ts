@@ -23,6 +23,9 @@ import { ChangeHub } from './realtime/change-hub.ts';
 import { createPushSender } from './adapters/push/create-push-sender.ts';
 import type { PushSender } from './adapters/push/push-sender.ts';
 import { createRemindersProcess } from './process/reminders/reminders-process.ts';
+import { createStravaClient } from './adapters/strava/create-strava-client.ts';
+import { createSecretBox } from './auth/secrets.ts';
+import { createStravaSyncProcess } from './process/strava/strava-sync-process.ts';
 import { createPaymentGateway } from './adapters/payments/create-payment-gateway.ts';
 import type { PaymentGateway } from './adapters/payments/payment-gateway.ts';
 import { createStakeSettlementProcess } from './process/stakes/stake-settlement-process.ts';
@@ -89,6 +92,8 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     logger: { info: (f, m) => logger.info(f, m), error: (f, m) => logger.error(f, m) },
   });
   await projections.prepare();
+  // One Strava client for the routes and the sync process: they share its rate gate.
+  const strava = createStravaClient(config, clock);
   const processes = new ProcessManagerHost({
     database,
     store,
@@ -98,6 +103,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
       personalDataEraser(vault),
       createStakeSettlementProcess({ gateway: payments }),
       createRemindersProcess({ push }),
+      createStravaSyncProcess({ client: strava, box: createSecretBox(config.AUTH_ENCRYPTION_KEY) }),
     ],
     onError: (manager, error) => logger.error({ err: error, manager }, 'process manager failed'),
   });
@@ -105,7 +111,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   await changes.start(database);
   const auth = createAuthCore({ config, clock, logger, database, store });
   const errors = createErrorReporter({ dsn: config.SENTRY_DSN, environment: config.NODE_ENV });
-  const app = createApp({ config, logger, clock, database, projections, store, auth, changes, payments, push, errors });
+  const app = createApp({ config, logger, clock, database, projections, store, auth, changes, payments, push, errors, strava });
 
   let closed = false;
   return {

@@ -31,6 +31,9 @@ import type { PaymentGateway } from '../adapters/payments/payment-gateway.ts';
 import { feedRoutes } from './routes/feed-routes.ts';
 import { groupsRoutes } from './routes/groups-routes.ts';
 import { notificationsRoutes } from './routes/notifications-routes.ts';
+import { integrationsRoutes } from './routes/integrations-routes.ts';
+import { integrationsWebhookRoutes } from './routes/integrations-webhook-routes.ts';
+import type { StravaClient } from '../adapters/strava/strava-client.ts';
 import { preferencesRoutes } from './routes/preferences-routes.ts';
 import type { PushSender } from '../adapters/push/push-sender.ts';
 import type { ChangeHub } from '../realtime/change-hub.ts';
@@ -54,6 +57,8 @@ export interface AppDeps {
   readonly errors?: ErrorReporter;
   /** Push delivery (FCM or in-app only); in-app only when absent. */
   readonly push?: PushSender;
+  /** The Strava client shared with the sync process (one rate gate); built from the config when absent. */
+  readonly strava?: StravaClient;
 }
 
 /** Builds the API: shared middleware, then one sub-app per resource. */
@@ -103,6 +108,8 @@ export function createApp(deps: AppDeps) {
       .route('/', feedRoutes(deps))
       .route('/', preferencesRoutes(deps))
       .route('/', notificationsRoutes(deps))
+      .route('/', integrationsWebhookRoutes(deps))
+      .route('/', integrationsRoutes(deps))
       // Read on first request, when every sub-app above is mounted (`route` returns this same app).
       .route(
         '/',

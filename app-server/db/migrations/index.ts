@@ -9,6 +9,7 @@ import { charityMigrations } from '../../charities/migrations.ts';
 import { notificationsMigrations } from '../../commands/notifications/migrations.ts';
 import { preferencesMigrations } from '../../commands/preferences/migrations.ts';
 import { projectionRunnerMigrations } from '../../../projections/runner/migrations.ts';
+import { integrationsMigrations } from '../../integrations/migrations.ts';
 
 /**
  * Every schema migration, by name. Kysely runs them in name order; names start with a date and a module so
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   ...charityMigrations,
   ...stakeProcessMigrations,
   ...privacyMigrations,
+  ...integrationsMigrations,
 };
