@@ -55,6 +55,26 @@ describe('the web app in a browser against the real server', () => {
     await page.getByText('No activity yet').waitFor();
   });
 
+  it('shows the onboarding tour once, about a second after the first dashboard load', async () => {
+    const tour = page.getByRole('dialog', { name: 'Welcome' });
+    await tour.waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('dialog', { name: 'Put Money on the Line' }).waitFor();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await tour.waitFor();
+    for (const title of ['Put Money on the Line', 'Run with Friends', 'Track Your Progress']) {
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('dialog', { name: title }).waitFor();
+    }
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Ada Runner' }).waitFor();
+    await page.waitForTimeout(1_500);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
   it('refuses a distance target over the weekly limit with the spec message', async () => {
     await page.getByRole('link', { name: 'Set a Goal' }).click();
     await page.getByRole('heading', { name: 'No active goal for this week' }).waitFor();

@@ -1,4 +1,5 @@
 import { Navigate, Outlet } from 'react-router';
+import { TrackingBanner } from '../features/runs/components/tracking-banner.tsx';
 import { BottomNav } from '../components/bottom-nav.tsx';
 import { Spinner } from '../components/spinner.tsx';
 import { useAuth } from '../lib/auth.tsx';
@@ -19,6 +20,7 @@ export function ProtectedLayout() {
     <div className="app-shell">
       {demo ? <div className="demo-banner">Demo mode — sample data, nothing is saved to your account</div> : null}
       {demo ? null : <RealtimeSync />}
+      <TrackingBanner />
       <Outlet />
       <BottomNav />
     </div>

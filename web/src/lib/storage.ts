@@ -50,6 +50,7 @@ export const STORAGE_KEYS = {
   gpsTracking: 'stridestake.gps-tracking',
   tourSeen: 'stridestake.tour-seen',
   celebratedGoals: 'stridestake.celebrated-goals',
+  celebratedBadges: 'stridestake.celebrated-badges',
   session: 'stridestake.auth',
   pendingPushToken: 'stridestake.pending-push-token',
   permissionsOnboarded: 'stridestake.permissions-onboarded',

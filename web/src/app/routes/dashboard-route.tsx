@@ -1,8 +1,11 @@
+import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
+import { Celebrations } from '../../features/celebrations/components/celebrations.tsx';
 import { ActivityFeed } from '../../features/feed/components/activity-feed.tsx';
 import { useCurrentGoal } from '../../features/goals/api/get-current-goal.ts';
 import { useUpcomingGoal } from '../../features/goals/api/get-upcoming-goal.ts';
 import { GoalProgressCard } from '../../features/goals/components/goal-progress-card.tsx';
+import { OnboardingTour } from '../../features/onboarding/components/onboarding-tour.tsx';
 import { NoGoalCard } from '../../features/goals/components/no-goal-card.tsx';
 import { UpcomingGoalCard } from '../../features/goals/components/upcoming-goal-card.tsx';
 import { SurgeBanner } from '../../features/surge/components/surge-banner.tsx';
@@ -16,6 +19,9 @@ export function DashboardRoute() {
   const me = useMe();
   const current = useCurrentGoal();
   const upcoming = useUpcomingGoal();
+  // Celebrations wait for the tour so two dialogs never stack.
+  const [tourDone, setTourDone] = useState(false);
+  const onTourDone = useCallback(() => setTourDone(true), []);
   return (
     <main className="page dashboard">
       <GreetingCard />
@@ -33,6 +39,8 @@ export function DashboardRoute() {
       <Link to="/run" className="fab" aria-label="Start a run">
         <Icon name="play" size={24} />
       </Link>
+      <OnboardingTour onDone={onTourDone} />
+      <Celebrations goal={current.data} enabled={tourDone} />
     </main>
   );
 }

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { CONFETTI_AFTER_RUN_MS, Confetti } from '../../../components/confetti.tsx';
 import { formatDistance } from '../../../../../domain/shared/units.ts';
 import { Modal } from '../../../components/modal.tsx';
 import { errorMessage } from '../../../lib/api-error.ts';
@@ -15,6 +16,14 @@ export function GpsTracker() {
   const save = useCreateRun();
   const [confirmStop, setConfirmStop] = useState(false);
   const [saved, setSaved] = useState<{ run: Run; goalPercent: number | null } | null>(null);
+  const [savedBanner, setSavedBanner] = useState(false);
+
+  // §9: the run-saved banner hides after 3 s.
+  useEffect(() => {
+    if (!savedBanner) return;
+    const id = setTimeout(() => setSavedBanner(false), 3_000);
+    return () => clearTimeout(id);
+  }, [savedBanner]);
 
   const finish = async () => {
     setConfirmStop(false);
@@ -29,6 +38,7 @@ export function GpsTracker() {
         gps_data: { positions: run.positions },
       });
       setSaved({ run: answer.data, goalPercent: answer.goal?.percentage ?? null });
+      setSavedBanner(true);
     } catch (error) {
       tracker.setError(errorMessage(error, 'Failed to save run. Please check your internet connection and try again.'));
     }
@@ -56,6 +66,11 @@ export function GpsTracker() {
           {save.isPending ? 'Saving…' : 'Start Run'}
         </button>
       )}
+      {savedBanner ? (
+        <p className="run-saved-banner" role="status">
+          Run saved!
+        </p>
+      ) : null}
       {tracker.error ? (
         <p className="field-error" role="alert">
           {tracker.error}
@@ -74,6 +89,7 @@ export function GpsTracker() {
           </footer>
         </Modal>
       ) : null}
+      {saved ? <Confetti durationMs={CONFETTI_AFTER_RUN_MS} /> : null}
       {saved ? (
         <Modal
           title={saved.goalPercent !== null && saved.goalPercent >= 100 ? 'Goal complete!' : 'Run saved!'}

@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { gpsDistanceKm } from '../../../../../domain/run/geo.ts';
+import { formatDuration } from '../../../lib/format.ts';
+import { STORAGE_KEYS, readJson } from '../../../lib/storage.ts';
+import type { TrackingState } from './use-gps-tracker.ts';
+
+const IDLE: TrackingState = { isTracking: false, startTime: null, positions: [] };
+
+/**
+ * The green banner of §2 while GPS tracking is active, on every signed-in page: elapsed time and distance in km.
+ * It reads the persisted tracking state each second, so it follows the tracker without sharing React state with it.
+ * Tapping opens /run unless the user is already there.
+ */
+export function TrackingBanner() {
+  const [state, setState] = useState<TrackingState>(() => readJson(STORAGE_KEYS.gpsTracking, IDLE));
+  const [now, setNow] = useState(() => Date.now());
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    const id = setInterval(() => {
+      setState(readJson(STORAGE_KEYS.gpsTracking, IDLE));
+      setNow(Date.now());
+    }, 1_000);
+    return () => clearInterval(id);
+  }, []);
+
+  if (!state.isTracking || state.startTime === null) return null;
+  const elapsed = Math.max(0, Math.floor((now - state.startTime) / 1000));
+  const onRun = location.pathname === '/run';
+  return (
+    <button
+      type="button"
+      className="tracking-banner"
+      aria-label="Run in progress"
+      onClick={() => {
+        if (!onRun) navigate('/run');
+      }}
+    >
+      <span className="tracking-dot" aria-hidden="true" />
+      <span>Tracking run</span>
+      <strong>{formatDuration(elapsed)}</strong>
+      <strong>{gpsDistanceKm(state.positions).toFixed(2)} km</strong>
+    </button>
+  );
+}
