@@ -16,6 +16,8 @@ import { retryDelayMs } from './retry.ts';
 const BATCH = 50;
 /** After this many failed attempts an event is set aside (outcome `failed: …`) instead of retried forever. */
 const MAX_ATTEMPTS = 8;
+/** Worked events are kept this long (to see what happened), then deleted. */
+const KEEP_PROCESSED_MS = 30 * 86_400_000;
 
 /**
  * Works through the webhook inbox, oldest first. Each event is a hint only (the payload is unsigned): the activity
@@ -25,6 +27,10 @@ const MAX_ATTEMPTS = 8;
  */
 export async function processWebhookInbox(deps: SyncDeps, now: Date): Promise<void> {
   const db = deps.db.withTables<IntegrationTables>();
+  await db
+    .deleteFrom('strava_webhook_inbox')
+    .where('processed_at', '<', new Date(now.getTime() - KEEP_PROCESSED_MS))
+    .execute();
   const rows = await db
     .selectFrom('strava_webhook_inbox')
     .selectAll()
