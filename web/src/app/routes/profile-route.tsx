@@ -4,6 +4,9 @@ import { Page } from '../../components/page.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { BadgeGrid } from '../../features/badges/components/badge-grid.tsx';
 import { ActivityHeatmap } from '../../features/profile/components/activity-heatmap.tsx';
+import { DonationImpactCard } from '../../features/profile/components/donation-impact-card.tsx';
+import { HowItWorksModal } from '../../features/profile/components/how-it-works-modal.tsx';
+import { NotificationSettingsModal } from '../../features/profile/components/notification-settings-modal.tsx';
 import { TimezoneModal } from '../../features/profile/components/timezone-modal.tsx';
 import { UnitModal } from '../../features/profile/components/unit-modal.tsx';
 import { StakeList } from '../../features/stakes/components/stake-list.tsx';
@@ -24,7 +27,7 @@ export function ProfileRoute() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'stakes' ? 'stakes' : 'badges';
-  const [modal, setModal] = useState<'unit' | 'timezone' | null>(null);
+  const [modal, setModal] = useState<'unit' | 'timezone' | 'notifications' | 'how' | null>(null);
   const fraction = xp.data && xp.data.xp_for_level > 0 ? xp.data.xp_into_level / xp.data.xp_for_level : 1;
 
   const leave = async () => {
@@ -66,9 +69,16 @@ export function ProfileRoute() {
       <section className="card">{tab === 'badges' ? <BadgeGrid /> : <StakeList />}</section>
 
       {me.data ? <ActivityHeatmap timeZone={me.data.timezone} /> : null}
+      {demo ? null : <DonationImpactCard />}
 
       <section className="card">
         <ul className="list settings">
+          <li>
+            <button type="button" className="list-row" onClick={() => setModal('how')}>
+              <span>How It Works</span>
+              <span aria-hidden="true">›</span>
+            </button>
+          </li>
           <li>
             <Link className="list-row" to="/xp-guide">
               <span>XP Guide</span>
@@ -80,6 +90,12 @@ export function ProfileRoute() {
               <span>Connected Apps</span>
               <span aria-hidden="true">›</span>
             </Link>
+          </li>
+          <li>
+            <button type="button" className="list-row" onClick={() => setModal('notifications')}>
+              <span>Notification Settings</span>
+              <span aria-hidden="true">›</span>
+            </button>
           </li>
           <li>
             <button type="button" className="list-row" onClick={() => setModal('unit')}>
@@ -122,6 +138,8 @@ export function ProfileRoute() {
         {demo ? 'Exit Demo' : 'Sign Out'}
       </button>
 
+      {modal === 'how' ? <HowItWorksModal onClose={() => setModal(null)} /> : null}
+      {modal === 'notifications' ? <NotificationSettingsModal onClose={() => setModal(null)} /> : null}
       {modal === 'unit' ? <UnitModal current={unit} onClose={() => setModal(null)} /> : null}
       {modal === 'timezone' && me.data ? (
         <TimezoneModal current={me.data.timezone} onClose={() => setModal(null)} />

@@ -53,6 +53,15 @@ function runJson(r: DemoState['runs'][number]) {
 
 const sortedRuns = (state: DemoState) => [...state.runs].sort((a, b) => b.started_at.localeCompare(a.started_at));
 
+const DEMO_NOTIFICATION_PREFERENCES = {
+  upcoming_goal_enabled: true,
+  midweek_update_enabled: true,
+  ending_soon_enabled: true,
+  upcoming_goal_time: '18:00:00',
+  midweek_update_time: '18:00:00',
+  ending_soon_time: '09:00:00',
+};
+
 /** The demo answers, by method and path; the shapes are those of the real API. */
 const routes: [HttpMethod, RegExp, Handler][] = [
   [
@@ -311,6 +320,22 @@ const routes: [HttpMethod, RegExp, Handler][] = [
         data: { distance_unit: s.distance_unit, default_charity_id: null, remember_charity: false },
       };
     },
+  ],
+  // Notification settings answer the §9 defaults and accept changes without keeping them (nothing is sent in demo).
+  ['GET', /^\/me\/notification-preferences$/, () => ({ success: true, data: DEMO_NOTIFICATION_PREFERENCES })],
+  [
+    'PUT',
+    /^\/me\/notification-preferences$/,
+    (_s, _n, _m, body) => ({
+      success: true,
+      data: { ...DEMO_NOTIFICATION_PREFERENCES, ...(body ?? {}) },
+    }),
+  ],
+  ['POST', /^\/notifications\/test$/, () => ({ success: true, data: null })],
+  [
+    'GET',
+    /^\/groups\/[^/]+\/challenges$/,
+    () => ({ success: true, data: { weeklyDistance: [], streaks: [], fastestPaces: [] } }),
   ],
   ['GET', /^\/surge\/active$/, () => ({ success: true, data: null })],
   ['GET', /^\/groups$/, () => ({ success: true, groups: [] })],
