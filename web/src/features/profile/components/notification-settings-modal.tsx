@@ -77,6 +77,7 @@ export function NotificationSettingsModal({ onClose }: { readonly onClose: () =>
                   type="checkbox"
                   role="switch"
                   checked={form[r.flag]}
+                  aria-checked={form[r.flag]}
                   onChange={(e) => setDraft({ ...form, [r.flag]: e.target.checked })}
                 />
                 <span>
