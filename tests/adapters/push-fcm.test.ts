@@ -29,14 +29,27 @@ describe('FCM push sender', () => {
     const calls: Sent[] = [];
     const sender = createFcmPushSender(
       fakeMessaging(
-        { dead: 'messaging/registration-token-not-registered', bad: 'messaging/invalid-registration-token', busy: 'messaging/internal-error' },
+        {
+          dead: 'messaging/registration-token-not-registered',
+          bad: 'messaging/invalid-registration-token',
+          busy: 'messaging/internal-error',
+        },
         calls,
       ),
     );
-    const message = (token: string) => ({ token, title: 'Hi', body: 'There', data: { url: '/goals', type: 'upcoming_goal' } });
+    const message = (token: string) => ({
+      token,
+      title: 'Hi',
+      body: 'There',
+      data: { url: '/goals', type: 'upcoming_goal' },
+    });
     const outcomes = await sender.send(['ok', 'dead', 'bad', 'busy'].map(message));
     expect(outcomes).toEqual(['sent', 'invalid_token', 'invalid_token', 'failed']);
-    expect(calls[0]?.[0]).toEqual({ token: 'ok', notification: { title: 'Hi', body: 'There' }, data: { url: '/goals', type: 'upcoming_goal' } });
+    expect(calls[0]?.[0]).toEqual({
+      token: 'ok',
+      notification: { title: 'Hi', body: 'There' },
+      data: { url: '/goals', type: 'upcoming_goal' },
+    });
   });
 
   it('batches by 500 and reports a failed call as failed, not thrown', async () => {

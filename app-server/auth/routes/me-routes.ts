@@ -12,7 +12,7 @@ import { requireUser } from '../guard.ts';
 import type { AuthTables } from '../tables.ts';
 import { toNewEvents } from '../user-store.ts';
 
-const patchSchema = z
+export const profilePatchSchema = z
   .object({
     timezone: z.string({ message: 'timezone must be a string' }).max(100).optional(),
     display_name: z.string({ message: 'display_name must be a string' }).max(200).optional(),
@@ -73,7 +73,7 @@ export function meRoutes(core: AuthCore) {
     .get('/me', async (c) => c.json({ user: await profile(c.get('userId')) }))
     .patch('/me', async (c) => {
       const userId = c.get('userId');
-      const parsed = patchSchema.safeParse(await readJson(c));
+      const parsed = profilePatchSchema.safeParse(await readJson(c));
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new HttpError(

@@ -14,6 +14,7 @@ import {
   XpHistoryQuery,
   XpHistoryResponse,
 } from './gamification-schemas.ts';
+import { PRODUCT_ROUTE_DOCS } from './product-route-docs.ts';
 
 /** One route's contract: the same zod schemas the handler parses with, turned into OpenAPI by openapi-document.ts. */
 export interface RouteDoc {
@@ -125,4 +126,5 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     query: RealtimeQuery,
     eventStream: true,
   },
+  ...PRODUCT_ROUTE_DOCS,
 ];

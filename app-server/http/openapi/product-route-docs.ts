@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { feedFilterSchema, reactionBodySchema } from '../../../domain/validation/feed.ts';
+import { createGoalBodySchema, patchGoalBodySchema } from '../../../domain/validation/goal.ts';
+import { createGroupBodySchema, joinGroupBodySchema } from '../../../domain/validation/group.ts';
+import {
+  notificationPreferencesSchema,
+  pushRegistrationSchema,
+  testNotificationSchema,
+} from '../../../domain/validation/notifications.ts';
+import {
+  gpsFinishBodySchema,
+  gpsStartBodySchema,
+  goalListQuerySchema,
+  runListQuerySchema,
+} from '../../../domain/validation/lists.ts';
+import { patchRunBodySchema, runBodySchema } from '../../../domain/validation/run.ts';
+import { distanceUnitPreferenceSchema } from '../../../domain/validation/units.ts';
+import { profilePatchSchema } from '../../auth/routes/me-routes.ts';
+import type { RouteDoc } from './route-docs.ts';
+
+const id = z.object({ id: z.string().min(1) });
+const feedQuery = z.object({
+  group_id: z.string().optional(),
+  filter: feedFilterSchema.optional(),
+  cursor: z.string().optional(),
+});
+const recapQuery = z.object({ week_start: z.iso.date().optional() });
+const stakesQuery = z.object({
+  status: z.string().optional(),
+  goal_id: z.string().optional(),
+  has_charity: z.enum(['true', 'false']).optional(),
+  limit: z.coerce.number().int().positive().optional(),
+});
+
+/** Builds a RouteDoc with the defaults every product route shares (signed in; 404 for someone else's object). */
+function route(
+  method: RouteDoc['method'],
+  path: string,
+  tag: string,
+  summary: string,
+  extra: Partial<RouteDoc> = {},
+): RouteDoc {
+  return {
+    method,
+    path,
+    tag,
+    summary,
+    auth: true,
+    ...(path.includes(':') ? { params: id, errors: [404] } : {}),
+    ...extra,
+  };
+}
+
+/**
+ * The goals, runs, groups, feed, preferences, notifications and money routes, described with the same zod schemas
+ * (from `domain/validation`) their handlers parse with.
+ */
+export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
+  route('get', '/openapi.json', 'operations', 'This document', { auth: false }),
+  route('get', '/health', 'operations', 'Database reachability and each read model’s lag', {
+    auth: false,
+    errors: [503],
+  }),
+  route('get', '/auth/me', 'account', 'Your profile with level, tier, XP and streak'),
+  route('patch', '/auth/me', 'account', 'Change your time zone or display name', { body: profilePatchSchema }),
+  route('delete', '/auth/me', 'account', 'Delete your account (needs the nonce from /auth/v1/reauthenticate)', {
+    body: z.object({ nonce: z.string().length(6) }),
+  }),
+  route('post', '/goals', 'goals', 'Create a weekly goal (this week or next), optionally staked', {
+    body: createGoalBodySchema,
+    errors: [409],
+  }),
+  route('get', '/goals/current', 'goals', "This week's goal with progress and percentage"),
+  route('get', '/goals/upcoming', 'goals', "Next week's goal, if planned"),
+  route('get', '/goals', 'goals', 'Goal history, newest first', { query: goalListQuerySchema }),
+  route('get', '/goals/:id', 'goals', 'One of your goals'),
+  route('get', '/goals/:id/stats', 'goals', "A goal's week: totals, pace, speed, milestone and runs"),
+  route('patch', '/goals/:id', 'goals', 'Cancel an upcoming or active goal', {
+    body: patchGoalBodySchema,
+    params: id,
+    errors: [404, 409],
+  }),
+  route('delete', '/goals/:id', 'goals', 'Delete an upcoming goal', { errors: [404, 409] }),
+  route('post', '/runs', 'runs', 'Save a run (GPS positions; distance computed on the server)', {
+    body: runBodySchema,
+  }),
+  route('post', '/runs/gps/start', 'runs', 'Start a server-side GPS tracking session', {
+    body: gpsStartBodySchema,
+    errors: [409],
+  }),
+  route('post', '/runs/gps/finish', 'runs', 'Finish the tracking session with its positions', {
+    body: gpsFinishBodySchema,
+  }),
+  route('get', '/runs', 'runs', 'Your runs, newest first, in pages', { query: runListQuerySchema }),
+  route('patch', '/runs/:id', 'runs', "Edit a run's notes", { body: patchRunBodySchema, params: id, errors: [404] }),
+  route('delete', '/runs/:id', 'runs', 'Delete a run'),
+  route('post', '/groups', 'groups', 'Create a group (you become its owner)', { body: createGroupBodySchema }),
+  route('post', '/groups/join', 'groups', 'Join a group by invite code', {
+    body: joinGroupBodySchema,
+    errors: [404, 409],
+  }),
+  route('get', '/groups', 'groups', 'Your groups'),
+  route('get', '/groups/:id', 'groups', 'A group with its members (invite code for the owner only)'),
+  route('post', '/groups/:id/leave', 'groups', 'Leave a group (not the owner)', { params: id, errors: [403, 404] }),
+  route('post', '/groups/:id/invite-code', 'groups', 'Rotate the invite code (owner only)', {
+    params: id,
+    errors: [403, 404],
+  }),
+  route('get', '/groups/:id/leaderboard', 'groups', 'Members by level, then XP'),
+  route('get', '/groups/:id/challenges', 'groups', 'Weekly distance, streaks and fastest paces'),
+  route('get', '/groups/:id/recap', 'groups', 'A weekly summary of the group', {
+    params: id,
+    query: recapQuery,
+    errors: [404],
+  }),
+  route('get', '/feed', 'feed', 'Activity feed of a group, or your own', { query: feedQuery }),
+  route('post', '/feed/:id/reactions', 'feed', 'React to a feed event', {
+    body: reactionBodySchema,
+    params: id,
+    errors: [404, 409],
+  }),
+  route('delete', '/feed/:id/reactions/:emoji', 'feed', 'Remove your own reaction', {
+    params: z.object({ id: z.string(), emoji: z.enum(['thumbs_up', 'clap', 'fire']) }),
+    errors: [404],
+  }),
+  route('get', '/me/preferences', 'preferences', 'Distance unit and charity preferences'),
+  route('put', '/me/preferences', 'preferences', 'Update preferences', {
+    body: distanceUnitPreferenceSchema.partial(),
+  }),
+  route('get', '/me/notification-preferences', 'preferences', 'Reminder switches and times'),
+  route('put', '/me/notification-preferences', 'preferences', 'Update reminder switches and times', {
+    body: notificationPreferencesSchema.partial(),
+  }),
+  route('post', '/notifications/register', 'notifications', 'Register a push token', { body: pushRegistrationSchema }),
+  route('delete', '/notifications/unregister', 'notifications', 'Remove your push tokens'),
+  route('get', '/notifications/scheduled', 'notifications', 'Reminders planned for you'),
+  route('get', '/notifications/history', 'notifications', 'Notifications delivered to you'),
+  route('get', '/notifications', 'notifications', 'Notifications after a time (polled every 30 s)'),
+  route('post', '/notifications/test', 'notifications', 'Send yourself a test notification', {
+    body: testNotificationSchema,
+  }),
+  route('get', '/charities', 'money', 'Active charities by name', { auth: false }),
+  route('get', '/stakes', 'money', 'Your stakes (the Stakes tab, the donation impact card)', { query: stakesQuery }),
+  route('get', '/stakes/:id', 'money', 'One of your stakes'),
+  route('post', '/stakes', 'money', 'Open the stake of your staked goal (idempotent)', {
+    body: z.object({ goal_id: z.string().min(1) }),
+    errors: [404],
+  }),
+  route('post', '/api/payment/setup-intent', 'money', 'Start saving a card for off-session use', { errors: [503] }),
+  route('get', '/api/payment/payment-methods', 'money', 'Your saved cards', { errors: [503] }),
+  route('delete', '/api/payment/payment-methods/:id', 'money', 'Remove a saved card (not one backing an open stake)', {
+    errors: [404, 409, 503],
+  }),
+  route('post', '/api/payment/webhook', 'money', 'Stripe webhook (signature checked on the raw body)', { auth: false }),
+  route('get', '/api/integrations', 'integrations', 'Your connected services (no tokens)'),
+  route('get', '/api/integrations/auth/:provider/start', 'integrations', 'Start connecting a service: the OAuth URL', {
+    params: z.object({ provider: z.string() }),
+    errors: [404, 501],
+  }),
+  route('get', '/api/integrations/strava/callback', 'integrations', 'OAuth return; redirects to /connected-apps', {
+    auth: false,
+    query: z.object({
+      code: z.string().optional(),
+      state: z.string().optional(),
+      scope: z.string().optional(),
+      error: z.string().optional(),
+    }),
+  }),
+  route(
+    'delete',
+    '/api/integrations/:provider/disconnect',
+    'integrations',
+    'Disconnect a service (imported runs stay)',
+    {
+      params: z.object({ provider: z.string() }),
+      errors: [404],
+    },
+  ),
+  route('post', '/api/integrations/:provider/sync', 'integrations', 'Import new activities now', {
+    params: z.object({ provider: z.string() }),
+    errors: [404, 429],
+  }),
+  route('get', '/api/integrations/strava/webhook', 'integrations', 'Strava subscription handshake', {
+    auth: false,
+    query: z.object({ 'hub.mode': z.string(), 'hub.challenge': z.string(), 'hub.verify_token': z.string() }),
+    errors: [403],
+  }),
+  route('post', '/api/integrations/strava/webhook', 'integrations', 'Strava activity and deauthorization events', {
+    auth: false,
+  }),
+];
