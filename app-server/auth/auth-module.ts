@@ -1,3 +1,4 @@
+import { allowedOrigins } from '../http/allowed-origins.ts';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Transaction } from 'kysely';
@@ -99,7 +100,7 @@ export function gotrueApp(core: AuthCore) {
   const app = new Hono<AppEnv>();
   app.use(
     cors({
-      origin: [core.config.APP_URL],
+      origin: allowedOrigins(core.config),
       allowHeaders: ['authorization', 'apikey', 'content-type', 'x-client-info', 'x-supabase-api-version'],
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       exposeHeaders: ['x-supabase-api-version'],

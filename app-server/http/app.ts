@@ -1,3 +1,4 @@
+import { allowedOrigins } from './allowed-origins.ts';
 import { Hono } from 'hono';
 import type { ErrorReporter } from '../adapters/error-reporting/error-reporter.ts';
 import type { Transaction } from 'kysely';
@@ -67,7 +68,7 @@ export function createApp(deps: AppDeps) {
   app.use(requestId());
   // The web app runs on its own origin (APP_URL). /auth/v1 answers CORS itself with the GoTrue client's headers.
   const productCors = cors({
-    origin: [deps.config.APP_URL],
+    origin: allowedOrigins(deps.config),
     allowHeaders: ['authorization', 'content-type', 'accept'],
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,
