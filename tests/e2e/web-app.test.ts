@@ -6,6 +6,39 @@ import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 };
 const TIMEOUT = 15_000;
 
+/** Calls the API from inside the page with the signed-in user's token, as the app itself would. */
+async function apiFromPage(page: Page, apiUrl: string, method: string, path: string, body?: unknown) {
+  return page.evaluate(
+    async ({ apiUrl, method, path, body }) => {
+      const session = JSON.parse(localStorage.getItem('stridestake.auth') ?? 'null') as { access_token: string };
+      const response = await fetch(`${apiUrl}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.access_token}` },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, json: (await response.json()) as unknown };
+    },
+    { apiUrl, method, path, body },
+  );
+}
+
+/** A run of about 1.1 km in 6 minutes, ten minutes ago, as the GPS tracker would post it. */
+function gpsRun() {
+  const start = Date.now() - 10 * 60_000;
+  const positions = Array.from({ length: 11 }, (_, i) => ({
+    latitude: 51.5 + i * 0.001,
+    longitude: -0.12,
+    timestamp: start + i * 36_000,
+  }));
+  return {
+    started_at: new Date(start).toISOString(),
+    distance_km: 1.11,
+    duration_sec: 360,
+    source: 'gps',
+    gps_data: { positions },
+  };
+}
+
 describe('the web app in a browser against the real server', () => {
   let stack: E2eStack;
   let user: BrowserContext;
@@ -112,6 +145,128 @@ describe('the web app in a browser against the real server', () => {
     await page.goto(`${stack.webUrl}/no/such/place`);
     await page.waitForURL(`${stack.webUrl}/app`);
     await page.getByRole('region', { name: "This week's goal" }).waitFor();
+  });
+
+  it('saves notification settings from the profile', async () => {
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('button', { name: 'Notification Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Notification Settings' });
+    const midweek = dialog.getByRole('switch', { name: /Mid-week update/ });
+    await midweek.waitFor();
+    expect(await midweek.isChecked()).toBe(true);
+    await midweek.uncheck();
+    await dialog.getByLabel('Ending soon reminder time').fill('08:30');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Saved!' }).waitFor();
+    const saved = await apiFromPage(page, stack.apiUrl, 'GET', '/me/notification-preferences');
+    expect(saved.json).toMatchObject({
+      data: { midweek_update_enabled: false, ending_soon_time: '08:30:00', upcoming_goal_enabled: true },
+    });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  });
+
+  let inviteCode = '';
+  let groupUrl = '';
+
+  it('creates a group whose owner sees the invite code and copies it', async () => {
+    expect((await apiFromPage(page, stack.apiUrl, 'POST', '/runs', gpsRun())).status).toBe(201);
+    await page.goto(`${stack.webUrl}/groups`);
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create Group' });
+    await dialog.getByLabel('Group name').fill('ab');
+    await dialog.getByRole('button', { name: 'Create Group' }).click();
+    await dialog.getByText('Group name must be at least 3 characters').waitFor();
+    await dialog.getByLabel('Group name').fill('Morning Milers');
+    await dialog.getByRole('button', { name: 'Create Group' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: /Morning Milers/ }).click();
+    await page.getByRole('heading', { name: 'Morning Milers' }).waitFor();
+    groupUrl = page.url();
+    inviteCode = (await page.locator('.invite-code').textContent()) ?? '';
+    expect(inviteCode).toMatch(/^[A-Z0-9]{8}$/);
+    await user.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.webUrl });
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied!' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Members' }).getByText('Owner').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Leave Group' }).count()).toBe(0);
+    await page.getByRole('tab', { name: 'This Week' }).waitFor();
+    await page.getByRole('region', { name: 'Team challenges' }).getByText('Ada Runner').waitFor();
+  });
+
+  it('lets a second user join by code and react to the owner’s run card', async () => {
+    const friend = await stack.browser.newContext(PHONE);
+    // The tour was covered above; this user goes straight to groups.
+    await friend.addInitScript(() => localStorage.setItem('stridestake.tour-seen', 'true'));
+    try {
+      const p2 = await friend.newPage();
+      p2.setDefaultTimeout(TIMEOUT);
+      const email2 = `e2e-friend-${process.pid}@example.com`;
+      await p2.goto(`${stack.webUrl}/signup`);
+      await p2.getByLabel('Display name').fill('Bo Buddy');
+      await p2.getByLabel('Email').fill(email2);
+      await p2.getByLabel('Password').fill(password);
+      await p2.getByRole('button', { name: 'Create Account' }).click();
+      await p2.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+      const mailbox = await fetch(`${stack.apiUrl}/dev/mail?to=${encodeURIComponent(email2)}`);
+      const { mail } = (await mailbox.json()) as { mail: { links: string[] }[] };
+      await fetch(mail[0]!.links[0]!, { redirect: 'manual' });
+      await p2.goto(`${stack.webUrl}/login`);
+      await p2.getByLabel('Email').fill(email2);
+      await p2.getByLabel('Password').fill(password);
+      await p2.getByRole('button', { name: 'Sign In' }).click();
+      await p2.waitForURL(`${stack.webUrl}/app`);
+
+      await p2.getByRole('link', { name: 'Groups' }).click();
+      await p2.getByRole('button', { name: 'Join', exact: true }).click();
+      const join = p2.getByRole('dialog', { name: 'Join Group' });
+      await join.getByLabel('Invite code').fill('abc');
+      await join.getByRole('button', { name: 'Join Group' }).click();
+      await join.getByText('Invite code must be 8 characters').waitFor();
+      await join.getByLabel('Invite code').fill(` ${inviteCode.toLowerCase()} `);
+      await join.getByRole('button', { name: 'Join Group' }).click();
+      await join.waitFor({ state: 'detached' });
+      await p2.goto(groupUrl);
+      await p2.getByRole('heading', { name: 'Morning Milers' }).waitFor();
+      expect(await p2.locator('.invite-code').count()).toBe(0);
+      await p2.getByRole('button', { name: 'Leave Group' }).waitFor();
+
+      const card = p2.locator('.feed-item', { hasText: 'Ada Runner completed a run' });
+      await card.getByRole('button', { name: 'Fire: 0' }).click();
+      await card.getByRole('button', { name: 'Fire: 1', pressed: true }).waitFor();
+      await card.getByRole('button', { name: 'Fire: 1' }).click();
+      await card.getByRole('button', { name: 'Fire: 0', pressed: false }).waitFor();
+      await card.getByRole('button', { name: 'Clap: 0' }).click();
+      await card.getByRole('button', { name: 'Clap: 1' }).waitFor();
+    } finally {
+      await friend.close();
+    }
+    // The owner sees the friend's reaction on the same card.
+    await page.reload();
+    await page
+      .locator('.feed-item', { hasText: 'Ada Runner completed a run' })
+      .getByRole('button', { name: 'Clap: 1' })
+      .waitFor();
+  });
+
+  it('takes a staked goal through the card step with the local gateway’s test card to the charity step', async () => {
+    await page.goto(`${stack.webUrl}/goals`);
+    await page.getByRole('button', { name: 'Plan Next Week' }).click();
+    await page.getByLabel('Target (km)').fill('15');
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Add a Stake' }).getByRole('button', { name: '$10' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Confirm Your Stake' }).waitFor();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    const payment = page.getByRole('dialog', { name: 'Payment Method' });
+    await payment.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await payment.getByRole('button', { name: 'Save Card' }).click();
+    await payment.getByText('Failed to save payment method').waitFor();
+    await payment.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await payment.getByRole('button', { name: 'Save Card' }).click();
+    await page.getByRole('dialog', { name: 'Choose a Charity' }).waitFor();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('dialog', { name: 'Payment Method' }).waitFor();
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
   });
 
   it('shows sample data in demo mode without signing in', async () => {

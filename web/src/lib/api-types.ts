@@ -74,6 +74,16 @@ export interface GpsPositionJson {
   readonly accuracy?: number;
 }
 
+export type ReactionEmoji = 'thumbs_up' | 'clap' | 'fire';
+
+/** Counts of the three kinds, and who reacted with what (absent in older demo data). */
+export interface FeedReactions {
+  readonly thumbs_up: number;
+  readonly clap: number;
+  readonly fire: number;
+  readonly reactions?: readonly { readonly user_id: string; readonly emoji: ReactionEmoji }[];
+}
+
 export type FeedEventType = 'run_completed' | 'stake_created' | 'stake_settled' | 'badge_earned';
 
 export interface FeedEvent {
@@ -84,7 +94,7 @@ export interface FeedEvent {
   readonly event_data: Record<string, unknown>;
   readonly created_at: string;
   readonly display_name: string;
-  readonly reactions: { readonly thumbs_up: number; readonly clap: number; readonly fire: number };
+  readonly reactions: FeedReactions;
 }
 
 export interface Badge {

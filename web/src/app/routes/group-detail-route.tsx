@@ -6,9 +6,14 @@ import { ActivityFeed } from '../../features/feed/components/activity-feed.tsx';
 import { useGroup } from '../../features/groups/api/get-group.ts';
 import { useLeaderboard } from '../../features/groups/api/get-leaderboard.ts';
 import { useLeaveGroup } from '../../features/groups/api/group-mutations.ts';
+import { GroupMembers } from '../../features/groups/components/group-members.tsx';
+import { TeamChallenges } from '../../features/groups/components/team-challenges.tsx';
 import { useMe } from '../../features/user/api/get-me.ts';
 
-/** Group detail (§2): members, owner's invite code, leave, level leaderboard, group feed; or Group not found. */
+/**
+ * Group detail (§2): members, owner's invite code, leave, level leaderboard, team challenges, group feed; or Group
+ * not found.
+ */
 export function GroupDetailRoute() {
   const { groupId = '' } = useParams();
   const group = useGroup(groupId);
@@ -50,7 +55,8 @@ export function GroupDetailRoute() {
           </button>
         </section>
       ) : null}
-      <section className="card">
+      <GroupMembers members={g.members} />
+      <section className="card" aria-label="Leaderboard">
         <h2>Leaderboard</h2>
         <ol className="list">
           {(board.data ?? []).map((line) => (
@@ -66,6 +72,7 @@ export function GroupDetailRoute() {
           ))}
         </ol>
       </section>
+      <TeamChallenges groupId={g.id} />
       <ActivityFeed groupId={g.id} timeZone={me.data?.timezone ?? 'America/New_York'} />
       {g.role !== 'owner' ? (
         <button type="button" className="button ghost danger block" onClick={onLeave}>

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useAuth } from '../../../lib/auth.tsx';
+import { ReactionBar } from './reaction-bar.tsx';
 import { relativeTime } from '../../../../../domain/shared/relative-time.ts';
 import { Temporal } from 'temporal-polyfill';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
@@ -20,7 +22,8 @@ export function ActivityFeed({
   const feed = useFeed(filter, groupId);
   const unit = useDistanceUnit();
   const now = Temporal.Now.instant();
-  const events = feed.data ?? [];
+  const viewerId = useAuth().session?.user.id ?? null;
+  const events = feed.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <section className="card feed" aria-label="Activity feed">
       <div className="section-head">
@@ -59,6 +62,7 @@ export function ActivityFeed({
                 <div className="feed-body">
                   <p className="feed-title">{text.title}</p>
                   {text.detail ? <p className="muted small">{text.detail}</p> : null}
+                  <ReactionBar eventId={event.id} reactions={event.reactions} viewerId={viewerId} />
                 </div>
                 <time className="muted small" dateTime={event.created_at}>
                   {relativeTime(Temporal.Instant.from(event.created_at), now, timeZone)}
@@ -68,6 +72,16 @@ export function ActivityFeed({
           })}
         </ul>
       )}
+      {feed.hasNextPage ? (
+        <button
+          type="button"
+          className="button ghost small block"
+          disabled={feed.isFetchingNextPage}
+          onClick={() => feed.fetchNextPage()}
+        >
+          {feed.isFetchingNextPage ? 'Loading…' : 'Load more'}
+        </button>
+      ) : null}
     </section>
   );
 }
