@@ -253,7 +253,7 @@ describe('the web app in a browser against the real server', () => {
     await page.getByRole('button', { name: 'Plan Next Week' }).click();
     await page.getByLabel('Target (km)').fill('15');
     await page.getByRole('button', { name: 'Next', exact: true }).click();
-    await page.getByRole('dialog', { name: 'Add a Stake' }).getByRole('button', { name: '$10' }).click();
+    await page.getByRole('dialog', { name: 'Add a Stake' }).getByRole('button', { name: '$10', exact: true }).click();
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.getByRole('dialog', { name: 'Confirm Your Stake' }).waitFor();
     await page.getByRole('button', { name: 'Next', exact: true }).click();

@@ -146,6 +146,9 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
     body: z.object({ goal_id: z.string().min(1) }),
     errors: [404],
   }),
+  route('get', '/api/payment/config', 'money', 'The card form’s setup: Stripe publishable key and which gateway', {
+    auth: false,
+  }),
   route('post', '/api/payment/setup-intent', 'money', 'Start saving a card for off-session use', { errors: [503] }),
   route('get', '/api/payment/payment-methods', 'money', 'Your saved cards', { errors: [503] }),
   route('delete', '/api/payment/payment-methods/:id', 'money', 'Remove a saved card (not one backing an open stake)', {

@@ -339,6 +339,7 @@ const routes: [HttpMethod, RegExp, Handler][] = [
   ],
   ['GET', /^\/surge\/active$/, () => ({ success: true, data: null })],
   ['GET', /^\/groups$/, () => ({ success: true, groups: [] })],
+  ['GET', /^\/api\/payment\/config$/, () => ({ publishableKey: null, gateway: 'local' })],
   ['POST', /^\/api\/payment\/setup-intent$/, () => ({ clientSecret: 'demo_secret', setupIntentId: 'demo_setup' })],
 ];
 

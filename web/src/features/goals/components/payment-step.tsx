@@ -1,65 +1,51 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Spinner } from '../../../components/spinner.tsx';
 import { errorMessage } from '../../../lib/api-error.ts';
-import { PAYMENT_INIT_FAILED, createSetupIntent } from '../api/create-setup-intent.ts';
+import { createSetupIntent, PAYMENT_INIT_FAILED } from '../api/create-setup-intent.ts';
+import { usePaymentConfig } from '../api/get-payment-config.ts';
+import { STRIPE_NOT_CONFIGURED } from './payment-messages.ts';
+import { TestCardForm } from './test-card-form.tsx';
 
-// Stripe's test cards the local payment gateway accepts as payment methods (app-server/adapters/payments/local).
-const TEST_CARD_TOKENS: Record<string, string> = {
-  '4242424242424242': 'pm_card_visa',
-  '5555555555554444': 'pm_card_mastercard',
-  '378282246310005': 'pm_card_amex',
-};
+// Stripe.js and its React bindings load only when a staked goal reaches this step.
+const StripeCardForm = lazy(() => import('./stripe-card-form.tsx'));
 
 /**
  * Step 4 (staked goals only): the card form. It starts a setup intent (§8: no client secret → 'Failed to initialize
- * payment. Please try again.'). Without the Stripe.js card element in this build, a Stripe test card number is
- * exchanged for its test payment method, which the local gateway accepts.
+ * payment. Please try again.'), then shows Stripe Elements when the server has a publishable key, or the local
+ * gateway's test-card form.
  */
 export function PaymentStep({ onSaved }: { readonly onSaved: (paymentMethodId: string) => void }) {
-  const [ready, setReady] = useState(false);
+  const config = usePaymentConfig();
+  const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [card, setCard] = useState('');
 
   useEffect(() => {
     let live = true;
     createSetupIntent()
-      .then(() => live && setReady(true))
+      .then((intent) => live && setClientSecret(intent.clientSecret))
       .catch((e: unknown) => live && setError(errorMessage(e, PAYMENT_INIT_FAILED)));
     return () => {
       live = false;
     };
   }, []);
 
-  const save = () => {
-    const token = TEST_CARD_TOKENS[card.replaceAll(/\s/g, '')];
-    if (!token) {
-      setError('Failed to save payment method');
-      return;
-    }
-    setError(null);
-    onSaved(token);
-  };
-
+  const failure =
+    error ??
+    (config.data && config.data.gateway === 'stripe' && !config.data.publishableKey ? STRIPE_NOT_CONFIGURED : null);
+  if (failure) {
+    return (
+      <p className="field-error" role="alert">
+        {failure}
+      </p>
+    );
+  }
+  // A server without the config route (older API) is treated as the local gateway.
+  if (!clientSecret || config.isPending) return <Spinner />;
+  const key = config.data?.publishableKey ?? null;
+  if (!key) return <TestCardForm onSaved={onSaved} />;
   return (
-    <div className="wizard-step">
-      <label>
-        Card number
-        <input
-          inputMode="numeric"
-          autoComplete="cc-number"
-          placeholder="4242 4242 4242 4242"
-          value={card}
-          disabled={!ready}
-          onChange={(e) => setCard(e.target.value)}
-        />
-      </label>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <button type="button" className="button primary block" disabled={!ready} onClick={save}>
-        Save Card
-      </button>
-    </div>
+    <Suspense fallback={<Spinner />}>
+      <StripeCardForm publishableKey={key} clientSecret={clientSecret} onSaved={onSaved} />
+    </Suspense>
   );
 }
