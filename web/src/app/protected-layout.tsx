@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { TrackingBanner } from '../features/runs/components/tracking-banner.tsx';
 import { BottomNav } from '../components/bottom-nav.tsx';
@@ -21,7 +22,10 @@ export function ProtectedLayout() {
       {demo ? <div className="demo-banner">Demo mode — sample data, nothing is saved to your account</div> : null}
       {demo ? null : <RealtimeSync />}
       <TrackingBanner />
-      <Outlet />
+      {/* The page's chunk loads under the banner and above the bottom navigation, which stay put. */}
+      <Suspense fallback={<Spinner />}>
+        <Outlet />
+      </Suspense>
       <BottomNav />
     </div>
   );

@@ -1,45 +1,63 @@
+import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { Spinner } from '../components/spinner.tsx';
 import { PlatformEffects } from '../lib/platform/platform-effects.tsx';
 import { ProtectedLayout } from './protected-layout.tsx';
-import { LandingRoute, LoginRoute, SignupRoute } from './routes/auth-routes.tsx';
-import { ConnectedAppsRoute } from './routes/connected-apps-route.tsx';
-import { DashboardRoute } from './routes/dashboard-route.tsx';
-import { GoalStatsRoute } from './routes/goal-stats-route.tsx';
-import { GoalsRoute } from './routes/goals-route.tsx';
-import { GroupDetailRoute } from './routes/group-detail-route.tsx';
-import { GroupsRoute } from './routes/groups-route.tsx';
-import { DataDeletionRoute, PrivacyRoute, TermsRoute } from './routes/legal-routes.tsx';
-import { ProfileRoute } from './routes/profile-route.tsx';
-import { RunHistoryRoute } from './routes/run-history-route.tsx';
-import { RunRoute } from './routes/run-route.tsx';
-import { XpGuideRoute } from './routes/xp-guide-route.tsx';
+
+// One chunk per screen: the first load carries only the shell and the page asked for.
+const LandingRoute = lazy(() => import('./routes/auth-routes.tsx').then((m) => ({ default: m.LandingRoute })));
+const LoginRoute = lazy(() => import('./routes/auth-routes.tsx').then((m) => ({ default: m.LoginRoute })));
+const SignupRoute = lazy(() => import('./routes/auth-routes.tsx').then((m) => ({ default: m.SignupRoute })));
+const TermsRoute = lazy(() => import('./routes/legal-routes.tsx').then((m) => ({ default: m.TermsRoute })));
+const PrivacyRoute = lazy(() => import('./routes/legal-routes.tsx').then((m) => ({ default: m.PrivacyRoute })));
+const DataDeletionRoute = lazy(() =>
+  import('./routes/legal-routes.tsx').then((m) => ({ default: m.DataDeletionRoute })),
+);
+const DashboardRoute = lazy(() => import('./routes/dashboard-route.tsx').then((m) => ({ default: m.DashboardRoute })));
+const RunRoute = lazy(() => import('./routes/run-route.tsx').then((m) => ({ default: m.RunRoute })));
+const RunHistoryRoute = lazy(() =>
+  import('./routes/run-history-route.tsx').then((m) => ({ default: m.RunHistoryRoute })),
+);
+const GoalsRoute = lazy(() => import('./routes/goals-route.tsx').then((m) => ({ default: m.GoalsRoute })));
+const GoalStatsRoute = lazy(() => import('./routes/goal-stats-route.tsx').then((m) => ({ default: m.GoalStatsRoute })));
+const GroupsRoute = lazy(() => import('./routes/groups-route.tsx').then((m) => ({ default: m.GroupsRoute })));
+const GroupDetailRoute = lazy(() =>
+  import('./routes/group-detail-route.tsx').then((m) => ({ default: m.GroupDetailRoute })),
+);
+const ProfileRoute = lazy(() => import('./routes/profile-route.tsx').then((m) => ({ default: m.ProfileRoute })));
+const ConnectedAppsRoute = lazy(() =>
+  import('./routes/connected-apps-route.tsx').then((m) => ({ default: m.ConnectedAppsRoute })),
+);
+const XpGuideRoute = lazy(() => import('./routes/xp-guide-route.tsx').then((m) => ({ default: m.XpGuideRoute })));
 
 /** The route table of §2; any other path goes to /app. */
 export function AppRouter() {
   return (
     <BrowserRouter>
       <PlatformEffects />
-      <Routes>
-        <Route path="/" element={<LandingRoute />} />
-        <Route path="/login" element={<LoginRoute />} />
-        <Route path="/signup" element={<SignupRoute />} />
-        <Route path="/terms" element={<TermsRoute />} />
-        <Route path="/privacy" element={<PrivacyRoute />} />
-        <Route path="/data-deletion" element={<DataDeletionRoute />} />
-        <Route element={<ProtectedLayout />}>
-          <Route path="/app" element={<DashboardRoute />} />
-          <Route path="/run" element={<RunRoute />} />
-          <Route path="/run-history" element={<RunHistoryRoute />} />
-          <Route path="/goals" element={<GoalsRoute />} />
-          <Route path="/goals/:id/stats" element={<GoalStatsRoute />} />
-          <Route path="/groups" element={<GroupsRoute />} />
-          <Route path="/groups/:groupId" element={<GroupDetailRoute />} />
-          <Route path="/profile" element={<ProfileRoute />} />
-          <Route path="/connected-apps" element={<ConnectedAppsRoute />} />
-          <Route path="/xp-guide" element={<XpGuideRoute />} />
-        </Route>
-        <Route path="*" element={<Navigate to="/app" replace />} />
-      </Routes>
+      <Suspense fallback={<Spinner />}>
+        <Routes>
+          <Route path="/" element={<LandingRoute />} />
+          <Route path="/login" element={<LoginRoute />} />
+          <Route path="/signup" element={<SignupRoute />} />
+          <Route path="/terms" element={<TermsRoute />} />
+          <Route path="/privacy" element={<PrivacyRoute />} />
+          <Route path="/data-deletion" element={<DataDeletionRoute />} />
+          <Route element={<ProtectedLayout />}>
+            <Route path="/app" element={<DashboardRoute />} />
+            <Route path="/run" element={<RunRoute />} />
+            <Route path="/run-history" element={<RunHistoryRoute />} />
+            <Route path="/goals" element={<GoalsRoute />} />
+            <Route path="/goals/:id/stats" element={<GoalStatsRoute />} />
+            <Route path="/groups" element={<GroupsRoute />} />
+            <Route path="/groups/:groupId" element={<GroupDetailRoute />} />
+            <Route path="/profile" element={<ProfileRoute />} />
+            <Route path="/connected-apps" element={<ConnectedAppsRoute />} />
+            <Route path="/xp-guide" element={<XpGuideRoute />} />
+          </Route>
+          <Route path="*" element={<Navigate to="/app" replace />} />
+        </Routes>
+      </Suspense>
     </BrowserRouter>
   );
 }

@@ -1,9 +1,11 @@
 import { Capacitor } from '@capacitor/core';
+import { capacitorDeepLinks } from '../../../../native/src/deep-links.ts';
 import { capacitorGeolocation } from '../../../../native/src/geolocation.ts';
 import { capacitorPush } from '../../../../native/src/push.ts';
 import { preferencesStorage } from '../../../../native/src/storage.ts';
 import { browserGeolocation, type Geolocation, installGeolocation } from '../geolocation.ts';
 import { installStorage, type KeyValueStorage } from '../storage.ts';
+import { NATIVE_AUTH_CALLBACK } from './auth-callback-url.ts';
 import { type PushMessaging, webPush } from './push.ts';
 
 /** What differs in the app's frame between the web and the native shell (§2), so pages ask this, not the platform. */
@@ -25,12 +27,13 @@ export interface Platform {
   readonly geolocation: Geolocation;
   readonly push: PushMessaging;
   readonly shell: Shell;
+  /** URLs that open the app (native deep links); the web never gets any. Answers an unsubscribe. */
+  onUrlOpen(listener: (url: string) => void): () => void;
   /** The storage to install before the app renders; null keeps the browser's local storage. */
   openStorage(): Promise<KeyValueStorage | null>;
 }
 
-/** The deep link a native confirmation e-mail opens (the scheme is registered in native/android and native/ios). */
-export const NATIVE_AUTH_CALLBACK = 'stridestake://auth/callback';
+export { NATIVE_AUTH_CALLBACK } from './auth-callback-url.ts';
 
 /** What the factory needs to know about where it runs (Capacitor's answers, or a test's). */
 export interface PlatformEnv {
@@ -49,6 +52,7 @@ function webPlatform(): Platform {
       permissionsOnboarding: false,
       authRedirectUrl: () => `${window.location.origin}/app`,
     },
+    onUrlOpen: () => () => {},
     openStorage: () => Promise.resolve(null),
   };
 }
@@ -64,6 +68,7 @@ function nativePlatform(name: 'ios' | 'android'): Platform {
       permissionsOnboarding: true,
       authRedirectUrl: () => NATIVE_AUTH_CALLBACK,
     },
+    onUrlOpen: capacitorDeepLinks(),
     openStorage: () => preferencesStorage(),
   };
 }

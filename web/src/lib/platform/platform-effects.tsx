@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../api.ts';
+import { authClient } from '../auth-client.ts';
 import { useAuth } from '../auth.tsx';
 import { storage } from '../storage.ts';
+import { completeAuthCallback, parseAuthCallback } from './auth-callback.ts';
 import { platform } from './index.ts';
 import { routeForNotification } from './notification-routes.ts';
 import { isOnboarded, markOnboarded } from './onboarding-state.ts';
@@ -24,7 +26,7 @@ function syncPush(): void {
 /**
  * The shell's behaviour around the pages, rendered once inside the router: notification taps open their route,
  * each sign-in registers the push token (retrying one left pending), and a user new to this device gets the
- * permissions onboarding. On the web push is unsupported and there is no onboarding, so this does nothing there.
+ * permissions onboarding, and the auth callback deep link signs in. On the web push is unsupported and there is no onboarding, so this does nothing there.
  */
 export function PlatformEffects() {
   const navigate = useNavigate();
@@ -35,6 +37,22 @@ export function PlatformEffects() {
   const [onboardingFor, setOnboardingFor] = useState<string | null>(null);
 
   useEffect(() => platform().push.onNotificationTap((data) => navigateRef.current(routeForNotification(data))), []);
+
+  // The confirmation e-mail's deep link (native): sign in from its code or tokens, then open the dashboard.
+  useEffect(
+    () =>
+      platform().onUrlOpen((url) => {
+        const callback = parseAuthCallback(url);
+        if (!callback) return;
+        completeAuthCallback(callback, authClient)
+          .then(() => navigateRef.current('/app', { replace: true }))
+          .catch((error: unknown) => {
+            console.error('Auth callback failed', error);
+            navigateRef.current('/login', { replace: true });
+          });
+      }),
+    [],
+  );
 
   useEffect(() => {
     setOnboardingFor(null);
