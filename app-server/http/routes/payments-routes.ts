@@ -25,15 +25,13 @@ function gatewayOr503(deps: AppDeps): PaymentGateway {
 export function paymentsRoutes(deps: AppDeps) {
   const guard = requireUser(deps.auth);
   const db = deps.database.db;
+  const stripe = !!deps.payments && !!deps.config.STRIPE_SECRET_KEY;
+  const gateway = deps.payments ? (stripe ? ('stripe' as const) : ('local' as const)) : null;
+  // GET /api/payment/config is public: the card form asks whether to load Stripe.js or offer the local gateway's
+  // test cards. The publishable key is meant for browsers; nothing secret is answered.
+  const config = { publishableKey: stripe ? (deps.config.STRIPE_PUBLISHABLE_KEY ?? null) : null, gateway };
   return new Hono<AppEnv>()
-    // Public: the card form needs to know, before sign-in state matters, whether to load Stripe.js or use the
-    // local gateway's test cards. The publishable key is meant for browsers; nothing secret is answered.
-    .get('/api/payment/config', (c) =>
-      c.json({
-        publishableKey: deps.payments && deps.config.STRIPE_SECRET_KEY ? (deps.config.STRIPE_PUBLISHABLE_KEY ?? null) : null,
-        gateway: deps.payments ? (deps.config.STRIPE_SECRET_KEY ? ('stripe' as const) : ('local' as const)) : null,
-      }),
-    )
+    .get('/api/payment/config', (c) => c.json(config))
     .use('/api/payment/setup-intent', guard)
     .use('/api/payment/payment-methods', guard)
     .use('/api/payment/payment-methods/*', guard)
