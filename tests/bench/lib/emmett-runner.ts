@@ -17,6 +17,9 @@ function emmettEvents(streamId: string, count: number) {
   });
 }
 
+// Measurements repeat in rounds: each run gets its own stream names.
+let run = 0;
+
 /** Events per second appended in `size`-event appends by `writers` concurrent writers (fresh stream each). */
 export function emmettAppends(
   store: PostgresEventStore,
@@ -24,8 +27,9 @@ export function emmettAppends(
   size: number,
   durationMs: number,
 ): Promise<number> {
+  const round = ++run;
   return throughput(writers, durationMs, async (writer, i) => {
-    const streamId = `emmett-${writers}-${size}-${writer}-${i}`;
+    const streamId = `emmett-${round}-${writers}-${size}-${writer}-${i}`;
     await store.appendToStream(streamId, emmettEvents(streamId, size));
     return size;
   });

@@ -1,10 +1,14 @@
 import type { EventStore, NewEvent } from '../../../domain/shared/event-store.ts';
 import { benchEvent, secondsSince, throughput } from './bench-events.ts';
 
+// Measurements repeat in rounds: each run gets its own stream names so a fresh stream is really fresh.
+let run = 0;
+
 /** Single-event appends per second, each to a fresh stream with expectedVersion 'no_stream'. */
 export function oursSingleAppends(store: EventStore, writers: number, durationMs: number): Promise<number> {
+  const round = ++run;
   return throughput(writers, durationMs, async (writer, i) => {
-    const streamId = `single-${writers}-${writer}-${i}`;
+    const streamId = `single-${round}-${writers}-${writer}-${i}`;
     await store.appendToStream(streamId, [benchEvent(streamId, 0)], { expectedVersion: 'no_stream' });
     return 1;
   });
