@@ -36,7 +36,12 @@ export async function throughput(
   const deadline = started + durationMs;
   await Promise.all(
     Array.from({ length: writers }, async (_, writer) => {
-      for (let i = 0; performance.now() < deadline; i++) units += await step(writer, i);
+      for (let i = 0; performance.now() < deadline; i++) {
+        // Await first, then add: `units += await …` reads `units` before the await, and concurrent writers would
+        // overwrite each other's counts.
+        const done = await step(writer, i);
+        units += done;
+      }
     }),
   );
   return units / ((performance.now() - started) / 1000);
