@@ -36,6 +36,29 @@ export function foldBatch(events: readonly RecordedEvent[]): GamificationBatch {
     const event = { type: recorded.type, data: recorded.data } as Relevant;
     const history = (row: Record<string, unknown>) =>
       batch.history.push({ id: recorded.metadata.eventId, global_position: recorded.globalPosition, ...row });
+    // An XP entry without a surge (goal, streak, badge, or a revoked run's correction): base = total, multiplier 1.
+    const award = (
+      userId: string,
+      sourceType: string,
+      sourceId: string,
+      xp: number,
+      description: string,
+      at: string,
+    ) => {
+      history({
+        user_id: userId,
+        source_type: sourceType,
+        source_id: sourceId,
+        xp_amount: xp,
+        base_xp: xp,
+        surge_bonus: 0,
+        xp_multiplier: 1,
+        description,
+        created_at: at,
+      });
+      addXp(batch, userId, xp, at);
+      batch.announcements.push([userId, 'xp']);
+    };
     switch (event.type) {
       case 'UserRegistered': {
         const { userId, registeredAt } = event.data;
@@ -72,36 +95,12 @@ export function foldBatch(events: readonly RecordedEvent[]): GamificationBatch {
       }
       case 'RunXpRevoked': {
         const d = event.data;
-        history({
-          user_id: d.userId,
-          source_type: 'run',
-          source_id: d.runId,
-          xp_amount: d.xpAmount,
-          base_xp: d.xpAmount,
-          surge_bonus: 0,
-          xp_multiplier: 1,
-          description: d.description,
-          created_at: d.revokedAt,
-        });
-        addXp(batch, d.userId, d.xpAmount, d.revokedAt);
-        batch.announcements.push([d.userId, 'xp']);
+        award(d.userId, 'run', d.runId, d.xpAmount, d.description, d.revokedAt);
         break;
       }
       case 'XpAwarded': {
         const d = event.data;
-        history({
-          user_id: d.userId,
-          source_type: d.sourceType,
-          source_id: d.sourceId,
-          xp_amount: d.xpAmount,
-          base_xp: d.xpAmount,
-          surge_bonus: 0,
-          xp_multiplier: 1,
-          description: d.description,
-          created_at: d.awardedAt,
-        });
-        addXp(batch, d.userId, d.xpAmount, d.awardedAt);
-        batch.announcements.push([d.userId, 'xp']);
+        award(d.userId, d.sourceType, d.sourceId, d.xpAmount, d.description, d.awardedAt);
         break;
       }
       case 'WeekSettled': {
