@@ -188,13 +188,7 @@ export class StripeGateway implements PaymentGateway {
           return { status: 'expired', paymentIntentId: input.paymentIntentId };
         const state = unexpectedState(error);
         if (state?.status === 'canceled') return { status: 'expired', paymentIntentId: input.paymentIntentId };
-        if (state?.status === 'succeeded') {
-          return {
-            status: 'already_captured',
-            paymentIntentId: input.paymentIntentId,
-            amountCapturedCents: state.amountReceived,
-          };
-        }
+        if (state?.status === 'succeeded') return alreadyCaptured(input.paymentIntentId, state.amountReceived);
         throw error;
       }
     });
@@ -211,13 +205,7 @@ export class StripeGateway implements PaymentGateway {
         const state = unexpectedState(error);
         // Canceled already (by us, or because the hold lapsed): the money is free, which is what release means.
         if (state?.status === 'canceled') return { status: 'released', paymentIntentId: input.paymentIntentId };
-        if (state?.status === 'succeeded') {
-          return {
-            status: 'already_captured',
-            paymentIntentId: input.paymentIntentId,
-            amountCapturedCents: state.amountReceived,
-          };
-        }
+        if (state?.status === 'succeeded') return alreadyCaptured(input.paymentIntentId, state.amountReceived);
         throw error;
       }
     });
@@ -295,4 +283,9 @@ function unexpectedState(error: {
   if (error.code !== 'payment_intent_unexpected_state' || !error.payment_intent) return null;
   const pi = error.payment_intent as { status: string; amount_received?: number };
   return { status: pi.status, amountReceived: pi.amount_received ?? 0 };
+}
+
+/** A hold Stripe reports as already captured: capturing again or releasing it must say so, not fail. */
+function alreadyCaptured(paymentIntentId: string, amountCapturedCents: number) {
+  return { status: 'already_captured' as const, paymentIntentId, amountCapturedCents };
 }
