@@ -1,3 +1,5 @@
+import type { Temporal } from 'temporal-polyfill';
+
 /** Register a new user; the server supplies the id and reads the time zone from the sign-up request. */
 export interface RegisterUser {
   readonly type: 'RegisterUser';
@@ -5,7 +7,7 @@ export interface RegisterUser {
   readonly displayName: string;
   /** The browser's zone; absent means the default (America/New_York). */
   readonly timezone: string | undefined;
-  readonly now: string;
+  readonly now: Temporal.Instant;
 }
 
 /**
@@ -17,19 +19,19 @@ export interface UpdateProfile {
   readonly timezone: string | undefined;
   readonly displayName: string | undefined;
   readonly currentDisplayName: string;
-  readonly now: string;
+  readonly now: Temporal.Instant;
 }
 
 /** Ask for the account to be deleted. */
 export interface RequestAccountDeletion {
   readonly type: 'RequestAccountDeletion';
-  readonly now: string;
+  readonly now: Temporal.Instant;
 }
 
 /** Record that the personal data of an account whose deletion was requested has been erased. */
 export interface ErasePersonalData {
   readonly type: 'ErasePersonalData';
-  readonly now: string;
+  readonly now: Temporal.Instant;
 }
 
 /** Every command the account aggregate accepts. */

@@ -1,12 +1,14 @@
+import { Temporal } from 'temporal-polyfill';
 import { describe, it } from 'vitest';
 import { given } from '../shared/testing/given-when-then.ts';
 import { accountDecider } from './decide.ts';
 import type { AccountEvent } from './events.ts';
 
-const now = '2026-11-18T12:00:00.000Z';
+const at = '2026-11-18T12:00:00.000Z';
+const now = Temporal.Instant.from(at);
 const registered: AccountEvent = {
   type: 'UserRegistered',
-  data: { userId: 'u1', timezone: 'America/New_York', registeredAt: now },
+  data: { userId: 'u1', timezone: 'America/New_York', registeredAt: at },
 };
 const register = { type: 'RegisterUser' as const, userId: 'u1', displayName: '  Ada  ', timezone: undefined, now };
 const update = (timezone: string | undefined, displayName: string | undefined) => ({
@@ -25,7 +27,7 @@ describe('account decider', () => {
   it('registers with the canonical spelling of the given zone', () => {
     given(accountDecider)
       .when({ ...register, timezone: 'europe/paris' })
-      .then([{ type: 'UserRegistered', data: { userId: 'u1', timezone: 'Europe/Paris', registeredAt: now } }]);
+      .then([{ type: 'UserRegistered', data: { userId: 'u1', timezone: 'Europe/Paris', registeredAt: at } }]);
   });
 
   it('refuses an empty display name, an over-long one and an invalid zone', () => {
@@ -50,7 +52,7 @@ describe('account decider', () => {
       .then([
         {
           type: 'ProfileUpdated',
-          data: { userId: 'u1', timezone: 'Asia/Tokyo', displayNameChanged: true, updatedAt: now },
+          data: { userId: 'u1', timezone: 'Asia/Tokyo', displayNameChanged: true, updatedAt: at },
         },
       ]);
   });
@@ -64,7 +66,7 @@ describe('account decider', () => {
   it('requests deletion once, with a 30-day erasure deadline, then erases', () => {
     const requested: AccountEvent = {
       type: 'AccountDeletionRequested',
-      data: { userId: 'u1', requestedAt: now, eraseBy: '2026-12-18T12:00:00.000Z' },
+      data: { userId: 'u1', requestedAt: at, eraseBy: '2026-12-18T12:00:00.000Z' },
     };
     given(accountDecider, [registered]).when({ type: 'RequestAccountDeletion', now }).then([requested]);
     given(accountDecider, [registered, requested])
@@ -72,7 +74,7 @@ describe('account decider', () => {
       .thenRejects('deletion_already_requested', 'Account deletion was already requested');
     given(accountDecider, [registered, requested])
       .when({ type: 'ErasePersonalData', now })
-      .then([{ type: 'PersonalDataErased', data: { userId: 'u1', erasedAt: now } }]);
+      .then([{ type: 'PersonalDataErased', data: { userId: 'u1', erasedAt: at } }]);
     given(accountDecider, [registered])
       .when({ type: 'ErasePersonalData', now })
       .thenRejects('deletion_not_requested', 'Account deletion was not requested');
@@ -81,7 +83,7 @@ describe('account decider', () => {
   it('refuses profile changes after deletion was requested', () => {
     const requested: AccountEvent = {
       type: 'AccountDeletionRequested',
-      data: { userId: 'u1', requestedAt: now, eraseBy: now },
+      data: { userId: 'u1', requestedAt: at, eraseBy: at },
     };
     given(accountDecider, [registered, requested])
       .when(update('Asia/Tokyo', undefined))

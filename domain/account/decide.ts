@@ -1,28 +1,40 @@
 import { type Either, chain, left, map, right } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { type Decider, type DomainError, domainError } from '../shared/decider.ts';
+import { type DomainError, defineDecider } from '../shared/decider.ts';
+import { isoMillis } from '../shared/instant.ts';
 import type { AccountCommand, RegisterUser, UpdateProfile } from './commands.ts';
-import type { AccountEvent } from './events.ts';
-import { ERASURE_DEADLINE_DAYS, validateDisplayName, validateTimeZone } from './rules.ts';
-import { type AccountState, initialAccountState } from './state.ts';
+import { AccountEvent } from './events.ts';
+import { accountErrors } from './messages.ts';
+import { ERASURE_DEADLINE_DAYS } from './policy.ts';
+import { validateDisplayName, validateTimeZone } from './rules.ts';
+import { type AccountState, evolveAccount, initialAccountState } from './state.ts';
 
-type Result = Either<DomainError, readonly AccountEvent[]>;
+/*
+ * THE ACCOUNT (§3 User, §5 profile rules; docs/auth.md).
+ *
+ * The account stream records what the rest of the product may rely on about a person without knowing who they are:
+ * that they registered, in which time zone their weeks run, and that they asked to be forgotten. Names and e-mail
+ * addresses are personal data: they live in the users row, which erasure wipes, and an event only says that the
+ * name changed. Saving an unchanged profile is refused rather than recorded (§5), so the log holds changes only.
+ * A deletion request promises erasure within ERASURE_DEADLINE_DAYS; once requested the profile can no longer
+ * change, and erasing twice is a no-op (a retried erasure must not fail the request that completed it).
+ */
+
+type Decision = Either<DomainError, readonly AccountEvent[]>;
 type Active = Extract<AccountState, { status: 'active' }>;
 
-const DAY_MS = 86_400_000;
-
-function register(command: RegisterUser, state: AccountState): Result {
-  if (state.status !== 'none') return left(domainError('conflict', 'account_exists', 'Account already exists'));
+function register(command: RegisterUser, state: AccountState): Decision {
+  if (state.status !== 'none') return left(accountErrors.exists());
   return pipe(
     validateDisplayName(command.displayName),
     chain(() => validateTimeZone(command.timezone)),
     map((timezone): readonly AccountEvent[] => [
-      { type: 'UserRegistered', data: { userId: command.userId, timezone, registeredAt: command.now } },
+      { type: 'UserRegistered', data: { userId: command.userId, timezone, registeredAt: isoMillis(command.now) } },
     ]),
   );
 }
 
-function update(command: UpdateProfile, state: Active): Result {
+function update(command: UpdateProfile, state: Active): Decision {
   const zone: Either<DomainError, string | undefined> =
     command.timezone === undefined ? right(undefined) : validateTimeZone(command.timezone);
   const name: Either<DomainError, string | undefined> =
@@ -32,13 +44,10 @@ function update(command: UpdateProfile, state: Active): Result {
     chain((timezone) =>
       pipe(
         name,
-        chain((displayName): Result => {
+        chain((displayName): Decision => {
           const timezoneChanged = timezone !== undefined && timezone !== state.timezone;
           const displayNameChanged = displayName !== undefined && displayName !== command.currentDisplayName;
-          // §5: saving an unchanged profile is refused rather than recorded.
-          if (!timezoneChanged && !displayNameChanged) {
-            return left(domainError('invalid', 'no_changes', 'No changes to save'));
-          }
+          if (!timezoneChanged && !displayNameChanged) return left(accountErrors.noChanges());
           return right([
             {
               type: 'ProfileUpdated',
@@ -46,7 +55,7 @@ function update(command: UpdateProfile, state: Active): Result {
                 userId: state.userId,
                 ...(timezoneChanged ? { timezone } : {}),
                 displayNameChanged,
-                updatedAt: command.now,
+                updatedAt: isoMillis(command.now),
               },
             },
           ]);
@@ -57,28 +66,27 @@ function update(command: UpdateProfile, state: Active): Result {
 }
 
 /** Decides an account command against the account's current state. */
-export function decideAccount(command: AccountCommand, state: AccountState): Result {
+export function decideAccount(command: AccountCommand, state: AccountState): Decision {
   if (command.type === 'RegisterUser') return register(command, state);
-  if (state.status === 'none') return left(domainError('not_found', 'user_not_found', 'User not found'));
+  if (state.status === 'none') return left(accountErrors.notFound());
   switch (command.type) {
     case 'UpdateProfile':
-      if (state.status !== 'active') return left(domainError('not_found', 'user_not_found', 'User not found'));
+      if (state.status !== 'active') return left(accountErrors.notFound());
       return update(command, state);
     case 'RequestAccountDeletion': {
-      if (state.status !== 'active') {
-        return left(domainError('conflict', 'deletion_already_requested', 'Account deletion was already requested'));
-      }
-      const eraseBy = new Date(Date.parse(command.now) + ERASURE_DEADLINE_DAYS * DAY_MS).toISOString();
+      if (state.status !== 'active') return left(accountErrors.deletionAlreadyRequested());
+      const eraseBy = isoMillis(command.now.add({ hours: 24 * ERASURE_DEADLINE_DAYS }));
       return right([
-        { type: 'AccountDeletionRequested', data: { userId: state.userId, requestedAt: command.now, eraseBy } },
+        {
+          type: 'AccountDeletionRequested',
+          data: { userId: state.userId, requestedAt: isoMillis(command.now), eraseBy },
+        },
       ]);
     }
     case 'ErasePersonalData':
       if (state.status === 'erased') return right([]);
-      if (state.status !== 'deletion_requested') {
-        return left(domainError('conflict', 'deletion_not_requested', 'Account deletion was not requested'));
-      }
-      return right([{ type: 'PersonalDataErased', data: { userId: state.userId, erasedAt: command.now } }]);
+      if (state.status !== 'deletion_requested') return left(accountErrors.deletionNotRequested());
+      return right([{ type: 'PersonalDataErased', data: { userId: state.userId, erasedAt: isoMillis(command.now) } }]);
     default: {
       const unreachable: never = command;
       return unreachable;
@@ -86,33 +94,10 @@ export function decideAccount(command: AccountCommand, state: AccountState): Res
   }
 }
 
-/** Applies one account event to the state. */
-export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
-  switch (event.type) {
-    case 'UserRegistered':
-      return { status: 'active', userId: event.data.userId, timezone: event.data.timezone };
-    case 'ProfileUpdated':
-      if (state.status !== 'active' || event.data.timezone === undefined) return state;
-      return { ...state, timezone: event.data.timezone };
-    case 'AccountDeletionRequested':
-      return { status: 'deletion_requested', userId: event.data.userId, eraseBy: event.data.eraseBy };
-    case 'PersonalDataErased':
-      return { status: 'erased', userId: event.data.userId };
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
-}
-
 /** The account aggregate (stream `user-<id>`): registration, profile changes and deletion. */
-export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = {
+export const accountDecider = defineDecider<AccountCommand, AccountEvent, AccountState>({
   initialState: initialAccountState,
   evolve: evolveAccount,
   decide: decideAccount,
-};
-
-/** The stream of one user's account. */
-export function accountStreamId(userId: string): string {
-  return `user-${userId}`;
-}
+  eventSchema: AccountEvent,
+});

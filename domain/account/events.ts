@@ -1,6 +1,5 @@
 import { z } from 'zod';
-
-const instant = z.iso.datetime({ offset: true });
+import { entityId, isoInstant } from '../shared/event-schema.ts';
 
 /*
  * Personal data (e-mail, display name, avatar) never goes into these events: it lives in the mutable `users` row,
@@ -11,39 +10,46 @@ const instant = z.iso.datetime({ offset: true });
 /** A person signed up; their profile row was written in the same transaction. */
 export const UserRegistered = z.object({
   type: z.literal('UserRegistered'),
-  data: z.object({ userId: z.string().min(1), timezone: z.string().min(1), registeredAt: instant }),
+  data: z.object({ userId: entityId, timezone: z.string().min(1), registeredAt: isoInstant }),
 });
+/** A person signed up. */
+export type UserRegistered = z.infer<typeof UserRegistered>;
 
 /** The profile changed: a new time zone, and/or a new display name (the name itself stays in the users row). */
 export const ProfileUpdated = z.object({
   type: z.literal('ProfileUpdated'),
   data: z.object({
-    userId: z.string().min(1),
+    userId: entityId,
     timezone: z.string().min(1).optional(),
     displayNameChanged: z.boolean(),
-    updatedAt: instant,
+    updatedAt: isoInstant,
   }),
 });
+/** The profile changed. */
+export type ProfileUpdated = z.infer<typeof ProfileUpdated>;
 
 /** The user asked for their account to be deleted; personal data must be gone by `eraseBy`. */
 export const AccountDeletionRequested = z.object({
   type: z.literal('AccountDeletionRequested'),
-  data: z.object({ userId: z.string().min(1), requestedAt: instant, eraseBy: instant }),
+  data: z.object({ userId: entityId, requestedAt: isoInstant, eraseBy: isoInstant }),
 });
+/** The user asked for their account to be deleted. */
+export type AccountDeletionRequested = z.infer<typeof AccountDeletionRequested>;
 
 /** The personal data of the account was erased; the pseudonymous history remains. */
 export const PersonalDataErased = z.object({
   type: z.literal('PersonalDataErased'),
-  data: z.object({ userId: z.string().min(1), erasedAt: instant }),
+  data: z.object({ userId: entityId, erasedAt: isoInstant }),
 });
+/** The personal data of the account was erased. */
+export type PersonalDataErased = z.infer<typeof PersonalDataErased>;
 
-/** Every event of a user stream, validated by zod when read back from the store. */
+/** Every event of a user stream (`user-<id>`): the account decider's schema, checked before every append. */
 export const AccountEvent = z.discriminatedUnion('type', [
   UserRegistered,
   ProfileUpdated,
   AccountDeletionRequested,
   PersonalDataErased,
 ]);
-
 /** Every event of a user stream (`user-<id>`). */
 export type AccountEvent = z.infer<typeof AccountEvent>;

@@ -1,27 +1,39 @@
 import { Temporal } from 'temporal-polyfill';
-import { compareInstants } from '../gamification/time.ts';
-import type { BadgeType } from './badge-type.ts';
-import type { BadgeState } from './state.ts';
+import { CELEBRATION_LOOKUP_LIMIT, CELEBRATION_WINDOW_DAYS } from './policy.ts';
 
-/** Only badges earned this recently are celebrated (§9: 7 days). */
-export const CELEBRATION_WINDOW_DAYS = 7;
-/** How many uncelebrated badges are looked at, newest first (§9: up to 5). */
-export const CELEBRATION_LOOKUP_LIMIT = 5;
+/** An uncelebrated badge as the celebration pick sees it. */
+export interface CelebrationCandidate {
+  /** ISO-8601 instant the badge was earned. */
+  readonly earnedAt: string;
+}
+
+const earnedAtMs = (candidate: CelebrationCandidate): number => {
+  try {
+    return Temporal.Instant.from(candidate.earnedAt).epochMilliseconds;
+  } catch {
+    return Number.NaN; // never within the window: an unreadable date is not celebrated
+  }
+};
 
 /**
- * The badge whose celebration pop-up to show now (§4): among the 5 newest uncelebrated badges, the newest one earned
- * within the last 7 days; null when there is none.
+ * The badge whose celebration pop-up to show now (§4, §9): among the first 5 uncelebrated badges (as GET
+ * /me/badges?uncelebrated=true lists them, newest first; sorted again here so the order does not matter), the
+ * newest one earned within the last 7 days that was not `celebratedElsewhere` (a device remembers the ones it
+ * showed, so a failed celebrate call does not bring the pop-up back); null when there is none.
  */
-export function badgeToCelebrate(state: BadgeState, now: string): { badgeType: BadgeType; badgeId: string } | null {
-  const cutoff = Temporal.Instant.from(now)
-    .subtract({ hours: 24 * CELEBRATION_WINDOW_DAYS })
-    .toString();
-  const candidates = [...state.badges.entries()]
-    .flatMap(([badgeType, b]) =>
-      b.status === 'earned' ? [{ badgeType, badgeId: b.badgeId, earnedAt: b.earnedAt }] : [],
-    )
-    .sort((a, b) => compareInstants(b.earnedAt, a.earnedAt))
-    .slice(0, CELEBRATION_LOOKUP_LIMIT);
-  const recent = candidates.find((c) => compareInstants(c.earnedAt, cutoff) >= 0);
-  return recent ? { badgeType: recent.badgeType, badgeId: recent.badgeId } : null;
+export function badgeToCelebrate<T extends CelebrationCandidate>(
+  uncelebrated: readonly T[],
+  now: Temporal.Instant,
+  celebratedElsewhere: (badge: T) => boolean = () => false,
+): T | null {
+  const windowMs = CELEBRATION_WINDOW_DAYS * 24 * 60 * 60 * 1000;
+  const newestFirst = uncelebrated
+    .slice(0, CELEBRATION_LOOKUP_LIMIT)
+    .map((badge) => ({ badge, earnedMs: earnedAtMs(badge) }))
+    .sort((a, b) => b.earnedMs - a.earnedMs);
+  const picked = newestFirst.find(
+    ({ badge, earnedMs }) =>
+      !celebratedElsewhere(badge) && Number.isFinite(earnedMs) && now.epochMilliseconds - earnedMs <= windowMs,
+  );
+  return picked?.badge ?? null;
 }

@@ -1,21 +1,23 @@
+import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { given } from '../gamification/testing.ts';
 import { foldEvents } from '../shared/decider.ts';
+import { given } from '../shared/testing/given-when-then.ts';
 import { badgeToCelebrate } from './celebration.ts';
 import { badgeDecider } from './decide.ts';
 import type { BadgeEvent } from './events.ts';
 
-const now = '2025-03-03T10:00:00Z';
+const at = '2025-03-03T10:00:00.000Z';
+const now = Temporal.Instant.from(at);
 const award = (badgeType: string, badgeId = 'b1') =>
   ({ type: 'AwardBadge', userId: 'u1', badgeId, badgeType, now }) as const;
 const celebrate = (badgeType: string) => ({ type: 'CelebrateBadge', userId: 'u1', badgeType, now }) as const;
-const earned = (badgeType: 'first_run' | 'first_goal', earnedAt = now, badgeId = 'b1'): BadgeEvent => ({
+const earned = (badgeType: 'first_run' | 'first_goal', earnedAt = at, badgeId = 'b1'): BadgeEvent => ({
   type: 'BadgeEarned',
   data: { userId: 'u1', badgeId, badgeType, earnedAt },
 });
 const celebrated: BadgeEvent = {
   type: 'BadgeCelebrated',
-  data: { userId: 'u1', badgeType: 'first_run', celebratedAt: now },
+  data: { userId: 'u1', badgeType: 'first_run', celebratedAt: at },
 };
 
 describe('AwardBadge', () => {
@@ -56,20 +58,27 @@ describe('CelebrateBadge', () => {
   });
 });
 
+/** The pick over a collection's uncelebrated badges (the read model lists the same ones). */
+function pick(events: readonly BadgeEvent[]) {
+  const state = foldEvents(badgeDecider, events);
+  const uncelebrated = [...state.badges].flatMap(([badgeType, b]) =>
+    b.status === 'earned' ? [{ badgeType, badgeId: b.badgeId, earnedAt: b.earnedAt }] : [],
+  );
+  const picked = badgeToCelebrate(uncelebrated, now);
+  return picked && { badgeType: picked.badgeType, badgeId: picked.badgeId };
+}
+
 describe('which badge to celebrate', () => {
   it('picks the newest uncelebrated badge of the last 7 days', () => {
-    const state = foldEvents(badgeDecider, [
+    const events = [
       earned('first_run', '2025-03-01T10:00:00Z', 'b1'),
       earned('first_goal', '2025-03-02T10:00:00Z', 'b2'),
-    ]);
-    expect(badgeToCelebrate(state, now)).toEqual({ badgeType: 'first_goal', badgeId: 'b2' });
+    ];
+    expect(pick(events)).toEqual({ badgeType: 'first_goal', badgeId: 'b2' });
   });
   it('skips celebrated badges and ignores ones older than 7 days', () => {
-    const state = foldEvents(badgeDecider, [earned('first_run', '2025-03-02T10:00:00Z'), celebrated]);
-    expect(badgeToCelebrate(state, now)).toBeNull();
-    const old = foldEvents(badgeDecider, [earned('first_goal', '2025-02-24T09:59:59Z')]);
-    expect(badgeToCelebrate(old, now)).toBeNull();
-    const edge = foldEvents(badgeDecider, [earned('first_goal', '2025-02-24T10:00:00Z')]);
-    expect(badgeToCelebrate(edge, now)).toEqual({ badgeType: 'first_goal', badgeId: 'b1' });
+    expect(pick([earned('first_run', '2025-03-02T10:00:00Z'), celebrated])).toBeNull();
+    expect(pick([earned('first_goal', '2025-02-24T09:59:59Z')])).toBeNull();
+    expect(pick([earned('first_goal', '2025-02-24T10:00:00Z')])).toEqual({ badgeType: 'first_goal', badgeId: 'b1' });
   });
 });

@@ -1,32 +1,41 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
-import { type Decider, type DomainError, domainError } from '../shared/decider.ts';
+import { type DomainError, defineDecider } from '../shared/decider.ts';
+import { isoMillis } from '../shared/instant.ts';
 import { BadgeType } from './badge-type.ts';
 import type { BadgeCommand } from './commands.ts';
-import type { BadgeEvent } from './events.ts';
-import { type BadgeState, initialBadgeState } from './state.ts';
+import { BadgeEvent } from './events.ts';
+import { badgeErrors } from './messages.ts';
+import { type BadgeState, evolveBadge, initialBadgeState } from './state.ts';
 
-type Result = Either<DomainError, readonly BadgeEvent[]>;
+/*
+ * BADGES (§3 user_badges, §4 celebration).
+ *
+ * Which badges a user has earned is decided elsewhere, by pure criteria over facts that only grow
+ * (gamification/badge-criteria.ts), so a badge is never taken back. This stream only makes the award happen once:
+ * each type is earned at most once (the award process may see its cause again after a crash), and celebrated at
+ * most once, after it was earned, so the pop-up is not shown again on another device. The command carries the type
+ * as the client or process sent it; the decider checks it rather than trust the caller.
+ */
+
+type Decision = Either<DomainError, readonly BadgeEvent[]>;
 
 /** Decides a badge command: each type is earned at most once and celebrated at most once, after being earned. */
-export function decideBadge(command: BadgeCommand, state: BadgeState): Result {
+export function decideBadge(command: BadgeCommand, state: BadgeState): Decision {
   const parsed = BadgeType.safeParse(command.badgeType);
-  if (!parsed.success) return left(domainError('invalid', 'unknown_badge_type', 'Unknown badge type'));
+  if (!parsed.success) return left(badgeErrors.unknownType());
   const badgeType = parsed.data;
   const badge = state.badges.get(badgeType);
   switch (command.type) {
     case 'AwardBadge': {
-      if (badge) return left(domainError('conflict', 'badge_already_earned', 'Badge already earned'));
+      if (badge) return left(badgeErrors.alreadyEarned());
       const { userId, badgeId, now } = command;
-      return right([{ type: 'BadgeEarned', data: { userId, badgeId, badgeType, earnedAt: now } }]);
+      return right([{ type: 'BadgeEarned', data: { userId, badgeId, badgeType, earnedAt: isoMillis(now) } }]);
     }
     case 'CelebrateBadge': {
-      if (!badge) return left(domainError('not_found', 'badge_not_earned', 'Badge has not been earned'));
-      if (badge.status === 'celebrated') {
-        return left(domainError('conflict', 'badge_already_celebrated', 'Badge already celebrated'));
-      }
-      return right([
-        { type: 'BadgeCelebrated', data: { userId: command.userId, badgeType, celebratedAt: command.now } },
-      ]);
+      if (!badge) return left(badgeErrors.notEarned());
+      if (badge.status === 'celebrated') return left(badgeErrors.alreadyCelebrated());
+      const data = { userId: command.userId, badgeType, celebratedAt: isoMillis(command.now) };
+      return right([{ type: 'BadgeCelebrated', data }]);
     }
     default: {
       const unreachable: never = command;
@@ -35,34 +44,10 @@ export function decideBadge(command: BadgeCommand, state: BadgeState): Result {
   }
 }
 
-/** Applies one badge event. */
-export function evolveBadge(state: BadgeState, event: BadgeEvent): BadgeState {
-  const badges = new Map(state.badges);
-  switch (event.type) {
-    case 'BadgeEarned':
-      badges.set(event.data.badgeType, {
-        status: 'earned',
-        badgeId: event.data.badgeId,
-        earnedAt: event.data.earnedAt,
-      });
-      break;
-    case 'BadgeCelebrated': {
-      const badge = badges.get(event.data.badgeType);
-      if (badge)
-        badges.set(event.data.badgeType, { ...badge, status: 'celebrated', celebratedAt: event.data.celebratedAt });
-      break;
-    }
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
-  return { badges };
-}
-
 /** A user's badge collection (stream `badges-<userId>`). */
-export const badgeDecider: Decider<BadgeCommand, BadgeEvent, BadgeState> = {
+export const badgeDecider = defineDecider<BadgeCommand, BadgeEvent, BadgeState>({
   initialState: initialBadgeState,
   evolve: evolveBadge,
   decide: decideBadge,
-};
+  eventSchema: BadgeEvent,
+});

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
+import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { BADGE_TYPES, type BadgeType } from '../badge/badge-type.ts';
 import { badgeDecider } from '../badge/decide.ts';
@@ -122,7 +123,13 @@ describe('badges are never awarded twice', () => {
           else outcomes.push(s.outcome);
           for (const type of badgesNewlyEarned({ runs, weekOutcomes: outcomes }, state.badges.keys())) {
             const result = badgeDecider.decide(
-              { type: 'AwardBadge', userId: 'u', badgeId: `b-${type}`, badgeType: type, now: '2025-03-03T10:00:00Z' },
+              {
+                type: 'AwardBadge',
+                userId: 'u',
+                badgeId: `b-${type}`,
+                badgeType: type,
+                now: Temporal.Instant.from('2025-03-03T10:00:00Z'),
+              },
               state,
             );
             expect(isRight(result)).toBe(true);

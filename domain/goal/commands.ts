@@ -26,16 +26,20 @@ export interface ActivateGoal {
   readonly now: Temporal.Instant;
 }
 
-/** The current total (km or runs) of the runs that count for this goal's week, as the run policy decides. */
+/**
+ * The current total (km or runs) of the runs that count for this goal's week (progress.ts): completes the goal when
+ * it reaches the target, withdraws a completion when it falls below it before the week is closed.
+ */
 export interface RecordProgress {
   readonly type: 'RecordProgress';
   readonly progress: number;
   readonly now: Temporal.Instant;
 }
 
-/** Issued by the settlement process once the goal may be settled. */
+/** Issued by the settlement process once the goal may be settled, with the week's final progress (progress.ts). */
 export interface CloseWeek {
   readonly type: 'CloseWeek';
+  readonly progress: number;
   readonly now: Temporal.Instant;
 }
 

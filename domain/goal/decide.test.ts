@@ -175,43 +175,89 @@ describe('ActivateGoal', () => {
 });
 
 describe('RecordProgress', () => {
-  it('records progress with a floored percentage', () => {
+  it('a figure below the target changes nothing; the week closes with it, its percentage floored', () => {
+    given(goalDecider, active).when({ type: 'RecordProgress', progress: 9.99, now }).then([]);
     given(goalDecider, active)
-      .when({ type: 'RecordProgress', progress: 9.99, now })
+      .when({ type: 'CloseWeek', progress: 9.99, now: at('2025-03-17T04:00:00Z') })
       .then([
         {
-          type: 'GoalProgressRecorded',
-          data: { goalId: 'g1', progress: 9.99, percentage: 49, recordedAt: now.toString() },
+          type: 'GoalMissed',
+          data: { goalId: 'g1', progress: 9.99, percentage: 49, closedAt: '2025-03-17T04:00:00Z' },
         },
       ]);
   });
 
   it('completes once when progress reaches 100%', () => {
     const reached: GoalEvent[] = [
-      {
-        type: 'GoalProgressRecorded',
-        data: { goalId: 'g1', progress: 20, percentage: 100, recordedAt: now.toString() },
-      },
       { type: 'GoalCompleted', data: { goalId: 'g1', progress: 20, completedAt: now.toString() } },
     ];
     given(goalDecider, active).when({ type: 'RecordProgress', progress: 20, now }).then(reached);
     given(goalDecider, [...active, ...reached])
       .when({ type: 'RecordProgress', progress: 25, now })
-      .then([
-        {
-          type: 'GoalProgressRecorded',
-          data: { goalId: 'g1', progress: 25, percentage: 125, recordedAt: now.toString() },
-        },
-      ]);
-    // A deleted run lowers progress but never undoes the completion.
+      .then([]);
+  });
+
+  it('a deleted run that takes progress below the target before settlement withdraws the completion', () => {
+    const reached: GoalEvent[] = [
+      { type: 'GoalCompleted', data: { goalId: 'g1', progress: 20, completedAt: now.toString() } },
+    ];
+    const withdrawn: GoalEvent[] = [
+      {
+        type: 'GoalCompletionWithdrawn',
+        data: { goalId: 'g1', progress: 5, percentage: 25, withdrawnAt: now.toString() },
+      },
+    ];
     given(goalDecider, [...active, ...reached])
       .when({ type: 'RecordProgress', progress: 5, now })
+      .then(withdrawn);
+    // Active again: it completes again when the runs add up again, and misses at settlement if they do not.
+    const again = given(goalDecider, [...active, ...reached, ...withdrawn])
+      .when({ type: 'RecordProgress', progress: 21, now })
+      .events();
+    expect(again.map((e) => e.type)).toEqual(['GoalCompleted']);
+    given(goalDecider, [...active, ...reached, ...withdrawn])
+      .when({ type: 'CloseWeek', progress: 5, now: at('2025-03-17T04:00:00Z') })
+      .then([
+        { type: 'GoalMissed', data: { goalId: 'g1', progress: 5, percentage: 25, closedAt: '2025-03-17T04:00:00Z' } },
+      ]);
+  });
+
+  it('a stream written when every figure was recorded (GoalProgressRecorded) still folds and closes', () => {
+    const recorded = (progress: number): GoalEvent => ({
+      type: 'GoalProgressRecorded',
+      data: { goalId: 'g1', progress, percentage: progress * 5, recordedAt: now.toString() },
+    });
+    const completed: GoalEvent = {
+      type: 'GoalCompleted',
+      data: { goalId: 'g1', progress: 20, completedAt: now.toString() },
+    };
+    given(goalDecider, [...active, recorded(10), recorded(20), completed])
+      .when({ type: 'RecordProgress', progress: 20, now })
+      .then([]);
+    given(goalDecider, [...active, recorded(10), recorded(20), completed])
+      .when({ type: 'CloseWeek', progress: 20, now: at('2025-03-17T04:00:00Z') })
       .then([
         {
-          type: 'GoalProgressRecorded',
-          data: { goalId: 'g1', progress: 5, percentage: 25, recordedAt: now.toString() },
+          type: 'GoalWeekClosed',
+          data: { goalId: 'g1', progress: 20, percentage: 100, closedAt: '2025-03-17T04:00:00Z' },
         },
       ]);
+  });
+
+  it('after a completed week is closed, nothing changes it', () => {
+    const closed: GoalEvent[] = [
+      { type: 'GoalCompleted', data: { goalId: 'g1', progress: 20, completedAt: now.toString() } },
+      {
+        type: 'GoalWeekClosed',
+        data: { goalId: 'g1', progress: 20, percentage: 100, closedAt: '2025-03-17T04:00:00Z' },
+      },
+    ];
+    given(goalDecider, [...active, ...closed])
+      .when({ type: 'RecordProgress', progress: 5, now })
+      .then([]);
+    given(goalDecider, [...active, ...closed])
+      .when({ type: 'RecordProgress', progress: 30, now })
+      .then([]);
   });
 
   it('a float sum of 2-decimal distances that meets the target completes', () => {
@@ -253,7 +299,7 @@ describe('CloseWeek', () => {
 
   it('misses an active goal at the settlement moment', () => {
     given(goalDecider, active)
-      .when({ type: 'CloseWeek', now: nySettlement })
+      .when({ type: 'CloseWeek', progress: 0, now: nySettlement })
       .then([
         { type: 'GoalMissed', data: { goalId: 'g1', progress: 0, percentage: 0, closedAt: nySettlement.toString() } },
       ]);
@@ -261,40 +307,50 @@ describe('CloseWeek', () => {
 
   it('refuses before the week is over', () => {
     given(goalDecider, active)
-      .when({ type: 'CloseWeek', now: nySettlement.subtract({ seconds: 1 }) })
+      .when({ type: 'CloseWeek', progress: 0, now: nySettlement.subtract({ seconds: 1 }) })
       .thenRejects('week_not_over', 'This goal’s week has not ended yet');
   });
 
   it('never closes a Honolulu goal at the New York moment', () => {
     const honolulu = [created({ timeZone: 'Pacific/Honolulu' }), activated];
     given(goalDecider, honolulu)
-      .when({ type: 'CloseWeek', now: nySettlement })
+      .when({ type: 'CloseWeek', progress: 0, now: nySettlement })
       .thenRejects('week_not_over', 'This goal’s week has not ended yet');
     given(goalDecider, honolulu)
-      .when({ type: 'CloseWeek', now: at('2025-03-17T10:00:00Z') })
+      .when({ type: 'CloseWeek', progress: 0, now: at('2025-03-17T10:00:00Z') })
       .events();
   });
 
   it('an Auckland goal whose week ended still waits for the New York moment', () => {
     const auckland = [created({ timeZone: 'Pacific/Auckland' }), activated];
     given(goalDecider, auckland)
-      .when({ type: 'CloseWeek', now: at('2025-03-16T12:00:00Z') })
+      .when({ type: 'CloseWeek', progress: 0, now: at('2025-03-16T12:00:00Z') })
       .thenRejects('week_not_over', 'This goal’s week has not ended yet');
   });
 
-  it('is a no-op for a completed goal', () => {
+  it('closes a completed goal at the settlement moment, once, and not before', () => {
     const completed: GoalEvent = {
       type: 'GoalCompleted',
       data: { goalId: 'g1', progress: 20, completedAt: now.toString() },
     };
+    const closed: GoalEvent = {
+      type: 'GoalWeekClosed',
+      data: { goalId: 'g1', progress: 20, percentage: 100, closedAt: nySettlement.toString() },
+    };
     given(goalDecider, [...active, completed])
-      .when({ type: 'CloseWeek', now: nySettlement })
+      .when({ type: 'CloseWeek', progress: 20, now: nySettlement })
+      .then([closed]);
+    given(goalDecider, [...active, completed, closed])
+      .when({ type: 'CloseWeek', progress: 20, now: nySettlement })
       .then([]);
+    given(goalDecider, [...active, completed])
+      .when({ type: 'CloseWeek', progress: 20, now: nySettlement.subtract({ seconds: 1 }) })
+      .thenRejects('week_not_over', 'This goal’s week has not ended yet');
   });
 
   it('refuses an upcoming goal', () => {
     given(goalDecider, [created()])
-      .when({ type: 'CloseWeek', now: nySettlement })
+      .when({ type: 'CloseWeek', progress: 0, now: nySettlement })
       .thenRejects('goal_not_active', 'This goal is not active');
   });
 });

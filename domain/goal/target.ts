@@ -24,7 +24,11 @@ export const targetMessages = {
  */
 export function targetError(type: GoalType, value: number, unit: DistanceUnit): string | null {
   if (!Number.isFinite(value) || value <= 0) return targetMessages.notPositive;
-  if (type === 'distance') return value > MAX_WEEKLY_DISTANCE[unit] ? targetMessages.distanceTooLarge(unit) : null;
+  if (type === 'distance') {
+    if (value > MAX_WEEKLY_DISTANCE[unit]) return targetMessages.distanceTooLarge(unit);
+    // Stored to 2 decimals: 0.001 km would be a 0 km goal, complete (and its stake released) before any run.
+    return toStoredKm(value, unit) > 0 ? null : targetMessages.notPositive;
+  }
   if (value > MAX_WEEKLY_RUNS) return targetMessages.tooManyRuns;
   return Number.isInteger(value) ? null : targetMessages.notWhole;
 }

@@ -9,7 +9,7 @@ import type { CreateGoal, GoalCommand } from './commands.ts';
 import { decideCreateGoal } from './create-goal.ts';
 import { goalDecider } from './decide.ts';
 import type { GoalEvent } from './events.ts';
-import { indexCommandFor, type UserGoalsEvent, userGoalsDecider } from './user-goals.ts';
+import { type ReleaseGoalWeek, type UserGoalsEvent, userGoalsDecider } from './user-goals.ts';
 
 const wednesday = Temporal.Instant.from('2025-03-12T15:00:00Z');
 const reserve = (goalId: string, weekStart: string) => ({
@@ -99,6 +99,12 @@ describe('user goal index', () => {
   });
 });
 
+/** The index command a goal event calls for, as the lifecycle process issues it: cancel and delete free the week. */
+const releaseFor = (event: GoalEvent): ReleaseGoalWeek | null =>
+  event.type === 'GoalCanceled' || event.type === 'GoalDeleted'
+    ? { type: 'ReleaseGoalWeek', goalId: event.data.goalId }
+    : null;
+
 /** A user's actions and the clock, applied through the same two-stream flow the handler uses. */
 type Step =
   | { kind: 'create'; start: 'this_week' | 'next_week'; zone: string }
@@ -126,7 +132,7 @@ function simulate(steps: readonly Step[], check: (goals: GoalEvent[][], now: Tem
     if (!isRight(result)) return;
     stream.push(...result.right);
     for (const event of result.right) {
-      const release = indexCommandFor(event);
+      const release = releaseFor(event);
       if (release === null) continue;
       const freed = userGoalsDecider.decide(release, foldEvents(userGoalsDecider, index));
       if (isRight(freed)) index = [...index, ...freed.right];
@@ -163,7 +169,7 @@ function simulate(steps: readonly Step[], check: (goals: GoalEvent[][], now: Tem
         run(step.pick, { type: 'DeleteUpcomingGoal', userId: 'u1', now });
         break;
       case 'close':
-        run(step.pick, { type: 'CloseWeek', now });
+        run(step.pick, { type: 'CloseWeek', progress: 0, now });
         break;
       case 'advance':
         now = now.add({ hours: step.hours });

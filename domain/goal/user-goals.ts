@@ -1,8 +1,10 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { Temporal } from 'temporal-polyfill';
-import type { Decider, DomainError } from '../shared/decider.ts';
-import { hasWeekStartedInZone, type WeekRange, weekStartingOn } from '../shared/week.ts';
-import type { GoalEvent } from './events.ts';
+import { z } from 'zod';
+import { type DomainError, defineDecider } from '../shared/decider.ts';
+import { entityId, isoDate } from '../shared/event-schema.ts';
+import { maySettle } from '../shared/settlement.ts';
+import { hasWeekStartedInZone, isWithinWeek, type WeekRange, weekStartingOn } from '../shared/week.ts';
 import { goalErrors } from './messages.ts';
 
 /**
@@ -53,10 +55,16 @@ export interface ReleaseGoalWeek {
 /** Commands of the per-user index. */
 export type UserGoalsCommand = ReserveGoalWeek | ReleaseGoalWeek;
 
+/** Events of the per-user index: a week reserved for a goal, and freed again. */
+export const UserGoalsEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('GoalWeekReserved'),
+    data: z.object({ goalId: entityId, weekStart: isoDate, timeZone: z.string().min(1) }),
+  }),
+  z.object({ type: z.literal('GoalWeekReleased'), data: z.object({ goalId: entityId }) }),
+]);
 /** Events of the per-user index. */
-export type UserGoalsEvent =
-  | { readonly type: 'GoalWeekReserved'; readonly data: { readonly goalId: string } & LiveGoalWeek }
-  | { readonly type: 'GoalWeekReleased'; readonly data: { readonly goalId: string } };
+export type UserGoalsEvent = z.infer<typeof UserGoalsEvent>;
 
 /** Whether two weeks share any instant. */
 function overlaps(a: WeekRange, b: WeekRange): boolean {
@@ -110,15 +118,21 @@ function evolve(state: UserGoalsState, event: UserGoalsEvent): UserGoalsState {
 }
 
 /** The per-user goal index decider. */
-export const userGoalsDecider: Decider<UserGoalsCommand, UserGoalsEvent, UserGoalsState> = {
+export const userGoalsDecider = defineDecider<UserGoalsCommand, UserGoalsEvent, UserGoalsState>({
   initialState: { live: {} },
   evolve,
   decide,
-};
+  eventSchema: UserGoalsEvent,
+});
 
-/** The index command a goal event calls for, if any: cancel and delete free the week. */
-export function indexCommandFor(event: GoalEvent): ReleaseGoalWeek | null {
-  return event.type === 'GoalCanceled' || event.type === 'GoalDeleted'
-    ? { type: 'ReleaseGoalWeek', goalId: event.data.goalId }
-    : null;
+/**
+ * Whether a live goal of the user holds the instant `at` in its week and may already be settled at `now`: a run
+ * uploaded after the fact must not reach into such a week (issue 11: runs logged after a goal's settlement never
+ * change it).
+ */
+export function isSettledWeek(index: UserGoalsState, at: Temporal.Instant, now: Temporal.Instant): boolean {
+  return Object.values(index.live).some(
+    (week) =>
+      isWithinWeek(at, weekStartingOn(week.weekStart, week.timeZone)) && maySettle(week.weekStart, week.timeZone, now),
+  );
 }

@@ -1,12 +1,14 @@
+import { Temporal } from 'temporal-polyfill';
 import { describe, it } from 'vitest';
-import { given } from '../gamification/testing.ts';
-import type { GroupEvent } from './events.ts';
+import { given } from '../shared/testing/given-when-then.ts';
 import { groupDecider } from './decide.ts';
+import type { GroupEvent } from './events.ts';
 
-const now = '2025-03-03T10:00:00Z';
-const later = '2025-03-05T10:00:00Z';
+const now = '2025-03-03T10:00:00.000Z';
+const later = '2025-03-05T10:00:00.000Z';
 const expires = '2025-03-10T10:00:00Z';
 const afterExpiry = '2025-03-11T10:00:00Z';
+const instant = (iso: string) => Temporal.Instant.from(iso);
 
 const created: GroupEvent = {
   type: 'GroupCreated',
@@ -22,7 +24,15 @@ const created: GroupEvent = {
 const bobJoined: GroupEvent = { type: 'MemberJoined', data: { groupId: 'g1', userId: 'bob', joinedAt: later } };
 
 const create = (name: string, inviteCode = 'ABCD2345', inviteExpiresAt = expires) =>
-  ({ type: 'CreateGroup', groupId: 'g1', name, ownerId: 'owner', inviteCode, inviteExpiresAt, now }) as const;
+  ({
+    type: 'CreateGroup',
+    groupId: 'g1',
+    name,
+    ownerId: 'owner',
+    inviteCode,
+    inviteExpiresAt,
+    now: instant(now),
+  }) as const;
 
 describe('CreateGroup', () => {
   it('creates a group with a trimmed name and the issued code', () => {
@@ -67,7 +77,7 @@ describe('CreateGroup', () => {
 
 describe('JoinGroup', () => {
   const join = (userId: string, inviteCode: string, at = later) =>
-    ({ type: 'JoinGroup', userId, inviteCode, now: at }) as const;
+    ({ type: 'JoinGroup', userId, inviteCode, now: instant(at) }) as const;
 
   it('joins with the current code, entered in any case with spaces', () => {
     given(groupDecider, [created]).when(join('bob', '  abcd2345 ')).then([bobJoined]);
@@ -114,7 +124,7 @@ describe('JoinGroup', () => {
 });
 
 describe('LeaveGroup', () => {
-  const leave = (userId: string) => ({ type: 'LeaveGroup', userId, now: later }) as const;
+  const leave = (userId: string) => ({ type: 'LeaveGroup', userId, now: instant(later) }) as const;
 
   it('lets a member leave', () => {
     given(groupDecider, [created, bobJoined])
@@ -136,7 +146,7 @@ describe('LeaveGroup', () => {
 
 describe('RotateInviteCode', () => {
   const rotate = (actorId: string, inviteCode = 'newcode1', inviteExpiresAt = afterExpiry) =>
-    ({ type: 'RotateInviteCode', actorId, inviteCode, inviteExpiresAt, now: later }) as const;
+    ({ type: 'RotateInviteCode', actorId, inviteCode, inviteExpiresAt, now: instant(later) }) as const;
 
   it('lets the owner issue a new code', () => {
     given(groupDecider, [created])

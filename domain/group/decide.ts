@@ -1,31 +1,41 @@
 import { type Either, chain, left, map, right } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { isBefore } from '../gamification/time.ts';
-import { type Decider, type DomainError, domainError } from '../shared/decider.ts';
+import { Temporal } from 'temporal-polyfill';
+import { type DomainError, defineDecider } from '../shared/decider.ts';
+import { isoMillis } from '../shared/instant.ts';
 import type { CreateGroup, GroupCommand, JoinGroup, LeaveGroup, RotateInviteCode } from './commands.ts';
-import type { GroupEvent } from './events.ts';
-import { type GroupState, initialGroupState } from './state.ts';
+import { GroupEvent } from './events.ts';
+import { groupErrors } from './messages.ts';
 import { normaliseInviteCode, validateGroupName } from './rules.ts';
+import { evolveGroup, type GroupState, initialGroupState } from './state.ts';
 
-type Result = Either<DomainError, readonly GroupEvent[]>;
+/*
+ * GROUPS (§3 Group, §5 names and codes, §6 who may do what).
+ *
+ * A group is joined only with its current invite code, checked against the group's own stream rather than the read
+ * model that found the group, so a code rotated a moment ago is refused at once. Codes are compared as people type
+ * them (trimmed, any case) and stop working at their expiry; a freshly issued one must still be valid when handed
+ * out. The owner is a member from the start and can never leave (a group always has exactly one owner, which the
+ * membership property test pins), and only the owner rotates the code. Leaving and joining again is allowed.
+ */
+
+type Decision = Either<DomainError, readonly GroupEvent[]>;
 type Active = Extract<GroupState, { status: 'active' }>;
 
-const notFound = () => left(domainError('not_found', 'group_not_found', 'Group not found'));
+/** Whether `now` is before the ISO instant `expiresAt`. */
+const before = (now: Temporal.Instant, expiresAt: string) =>
+  Temporal.Instant.compare(now, Temporal.Instant.from(expiresAt)) < 0;
 
 /** A freshly issued code must be well formed and still valid when it is handed out. */
-function issuedCode(code: string, expiresAt: string, now: string): Either<DomainError, string> {
+function issuedCode(code: string, expiresAt: string, now: Temporal.Instant): Either<DomainError, string> {
   return pipe(
     normaliseInviteCode(code),
-    chain((c) =>
-      isBefore(now, expiresAt)
-        ? right(c)
-        : left(domainError('invalid', 'invite_expiry_in_past', 'Invite code expiry must be in the future')),
-    ),
+    chain((c) => (before(now, expiresAt) ? right(c) : left(groupErrors.expiryInPast()))),
   );
 }
 
-function create(command: CreateGroup, state: GroupState): Result {
-  if (state.status !== 'none') return left(domainError('conflict', 'group_exists', 'Group already exists'));
+function create(command: CreateGroup, state: GroupState): Decision {
+  if (state.status !== 'none') return left(groupErrors.exists());
   return pipe(
     validateGroupName(command.name),
     chain((name) =>
@@ -40,7 +50,7 @@ function create(command: CreateGroup, state: GroupState): Result {
               ownerId: command.ownerId,
               inviteCode,
               inviteExpiresAt: command.inviteExpiresAt,
-              createdAt: command.now,
+              createdAt: isoMillis(command.now),
             },
           },
         ]),
@@ -49,54 +59,49 @@ function create(command: CreateGroup, state: GroupState): Result {
   );
 }
 
-function join(command: JoinGroup, state: Active): Result {
+function join(command: JoinGroup, state: Active): Decision {
   return pipe(
     normaliseInviteCode(command.inviteCode),
-    chain((code): Result => {
-      if (code !== state.inviteCode) {
-        return left(domainError('invalid', 'invite_code_mismatch', 'Invalid invite code'));
-      }
-      if (!isBefore(command.now, state.inviteExpiresAt)) {
-        return left(domainError('invalid', 'invite_code_expired', 'This invite code has expired'));
-      }
-      if (state.members.has(command.userId)) {
-        return left(domainError('conflict', 'already_member', 'You are already a member of this group'));
-      }
-      return right([
-        { type: 'MemberJoined', data: { groupId: state.groupId, userId: command.userId, joinedAt: command.now } },
-      ]);
+    chain((code): Decision => {
+      if (code !== state.inviteCode) return left(groupErrors.codeMismatch());
+      if (!before(command.now, state.inviteExpiresAt)) return left(groupErrors.codeExpired());
+      if (state.members.has(command.userId)) return left(groupErrors.alreadyMember());
+      const data = { groupId: state.groupId, userId: command.userId, joinedAt: isoMillis(command.now) };
+      return right([{ type: 'MemberJoined', data }]);
     }),
   );
 }
 
-function leave(command: LeaveGroup, state: Active): Result {
+function leave(command: LeaveGroup, state: Active): Decision {
   const membership = state.members.get(command.userId);
-  if (!membership) return left(domainError('not_found', 'not_a_member', 'You are not a member of this group'));
-  if (membership.role === 'owner') {
-    return left(domainError('forbidden', 'owner_cannot_leave', 'The group owner cannot leave the group'));
-  }
-  return right([{ type: 'MemberLeft', data: { groupId: state.groupId, userId: command.userId, leftAt: command.now } }]);
+  if (!membership) return left(groupErrors.notMember());
+  if (membership.role === 'owner') return left(groupErrors.ownerCannotLeave());
+  const data = { groupId: state.groupId, userId: command.userId, leftAt: isoMillis(command.now) };
+  return right([{ type: 'MemberLeft', data }]);
 }
 
-function rotate(command: RotateInviteCode, state: Active): Result {
-  if (command.actorId !== state.ownerId) {
-    return left(domainError('forbidden', 'not_owner', 'Only the group owner can change the invite code'));
-  }
+function rotate(command: RotateInviteCode, state: Active): Decision {
+  if (command.actorId !== state.ownerId) return left(groupErrors.notOwner());
   return pipe(
     issuedCode(command.inviteCode, command.inviteExpiresAt, command.now),
     map((inviteCode): readonly GroupEvent[] => [
       {
         type: 'InviteCodeRotated',
-        data: { groupId: state.groupId, inviteCode, inviteExpiresAt: command.inviteExpiresAt, rotatedAt: command.now },
+        data: {
+          groupId: state.groupId,
+          inviteCode,
+          inviteExpiresAt: command.inviteExpiresAt,
+          rotatedAt: isoMillis(command.now),
+        },
       },
     ]),
   );
 }
 
 /** Decides a group command against the group's current state. */
-export function decideGroup(command: GroupCommand, state: GroupState): Result {
+export function decideGroup(command: GroupCommand, state: GroupState): Decision {
   if (command.type === 'CreateGroup') return create(command, state);
-  if (state.status === 'none') return notFound();
+  if (state.status === 'none') return left(groupErrors.notFound());
   switch (command.type) {
     case 'JoinGroup':
       return join(command, state);
@@ -111,39 +116,10 @@ export function decideGroup(command: GroupCommand, state: GroupState): Result {
   }
 }
 
-/** Applies one group event to the state. */
-export function evolveGroup(state: GroupState, event: GroupEvent): GroupState {
-  switch (event.type) {
-    case 'GroupCreated': {
-      const { groupId, name, ownerId, inviteCode, inviteExpiresAt, createdAt } = event.data;
-      const members = new Map([[ownerId, { role: 'owner' as const, joinedAt: createdAt }]]);
-      return { status: 'active', groupId, name, ownerId, inviteCode, inviteExpiresAt, members };
-    }
-    case 'MemberJoined': {
-      if (state.status !== 'active') return state;
-      const members = new Map(state.members);
-      members.set(event.data.userId, { role: 'member', joinedAt: event.data.joinedAt });
-      return { ...state, members };
-    }
-    case 'MemberLeft': {
-      if (state.status !== 'active') return state;
-      const members = new Map(state.members);
-      members.delete(event.data.userId);
-      return { ...state, members };
-    }
-    case 'InviteCodeRotated':
-      if (state.status !== 'active') return state;
-      return { ...state, inviteCode: event.data.inviteCode, inviteExpiresAt: event.data.inviteExpiresAt };
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
-}
-
 /** The group aggregate (stream `group-<id>`): creation, membership by invite code, and code rotation. */
-export const groupDecider: Decider<GroupCommand, GroupEvent, GroupState> = {
+export const groupDecider = defineDecider<GroupCommand, GroupEvent, GroupState>({
   initialState: initialGroupState,
   evolve: evolveGroup,
   decide: decideGroup,
-};
+  eventSchema: GroupEvent,
+});

@@ -16,19 +16,17 @@ const at = (h: number) => start.add({ hours: h });
 // after every step, whatever the order.
 
 const command: fc.Arbitrary<GroupCommand> = fc.oneof(
-  fc
-    .record({ user: fc.constantFrom(...users), code: fc.constantFrom(...codes), h: hours })
-    .map(
-      ({ user, code, h }): GroupCommand => ({
-        type: 'JoinGroup',
-        userId: user,
-        inviteCode: code,
-        now: at(h).toString(),
-      }),
-    ),
+  fc.record({ user: fc.constantFrom(...users), code: fc.constantFrom(...codes), h: hours }).map(
+    ({ user, code, h }): GroupCommand => ({
+      type: 'JoinGroup',
+      userId: user,
+      inviteCode: code,
+      now: at(h),
+    }),
+  ),
   fc
     .record({ user: fc.constantFrom(...users), h: hours })
-    .map(({ user, h }): GroupCommand => ({ type: 'LeaveGroup', userId: user, now: at(h).toString() })),
+    .map(({ user, h }): GroupCommand => ({ type: 'LeaveGroup', userId: user, now: at(h) })),
   fc
     .record({
       user: fc.constantFrom(...users),
@@ -42,7 +40,7 @@ const command: fc.Arbitrary<GroupCommand> = fc.oneof(
         actorId: user,
         inviteCode: code,
         inviteExpiresAt: at(h + ttl).toString(),
-        now: at(h).toString(),
+        now: at(h),
       }),
     ),
 );

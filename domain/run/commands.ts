@@ -11,8 +11,17 @@ export interface LogGpsRun {
   readonly startedAt: Temporal.Instant;
   /** Elapsed seconds as the tracker counted them. */
   readonly durationSec: number;
+  /** The fixes; a live session's carry when the server received each (`receivedAt`). */
   readonly positions: readonly GpsPosition[];
   readonly notes: string | null;
+  /**
+   * Whether a goal of the user whose week holds `startedAt` may already be settled (the handler looks it up):
+   * a run uploaded after the fact cannot be added to a settled week. False for a live session, whose start the
+   * server saw.
+   */
+  readonly weekSettled: boolean;
+  /** An upload after the fact (POST /runs) may be at most MAX_LOGGED_RUN_AGE old; a live session is not. */
+  readonly live: boolean;
   readonly now: Temporal.Instant;
 }
 
@@ -27,6 +36,8 @@ export interface ImportRun {
   readonly distanceKm: number;
   /** Moving time in seconds. */
   readonly durationSec: number;
+  /** Elapsed time in seconds (start to finish, pauses included). */
+  readonly elapsedSec: number;
   /** The activity's GPS stream when fetched; empty when the service has none. */
   readonly positions: readonly GpsPosition[];
   readonly flags: ImportFlags;

@@ -1,19 +1,15 @@
-import { GPS_GLITCH_REASONS, type Verification } from './verification.ts';
+import { round2 } from '../shared/units.ts';
+import { GPS_GLITCH_REASONS, type Verification, type VerificationV1 } from './verification.ts';
 
 /** What a run is counted for: a goal with money on it, or a free goal and XP. */
 export type CountingContext = 'staked_goal' | 'free_goal_or_xp';
 
 /**
- * The distance a run contributes (km). Policy:
- * - rejected: nothing, anywhere.
- * - verified: its distance, everywhere.
- * - suspicious, free goal or XP: its trusted distance (teleport segments cut out). The benefit of the doubt costs
- *   nobody money.
- * - suspicious, staked goal: its trusted distance when every reason is a GPS glitch (a phone losing signal must
- *   not cost a runner their stake: the glitched stretch is dropped, the rest counts); nothing when there is a doubt
- *   about the activity itself (walking pace, manual entry, treadmill, no track), because money moves on it.
+ * Version 1's rule, kept for the runs it judged (a stored verdict is never re-judged):
+ * rejected: nothing; verified: its distance; suspicious: its trusted distance for a free goal or XP, and toward a
+ * stake only when every reason is a GPS glitch.
  */
-export function countedDistanceKm(verification: Verification, context: CountingContext): number {
+function countedV1(verification: VerificationV1, context: CountingContext): number {
   switch (verification.verdict) {
     case 'rejected':
       return 0;
@@ -29,7 +25,27 @@ export function countedDistanceKm(verification: Verification, context: CountingC
   }
 }
 
-/** Whether a run counts as one run toward a count goal (or earns XP): it contributes some distance. */
-export function countsAsRun(verification: Verification, context: CountingContext): boolean {
-  return countedDistanceKm(verification, context) > 0;
+/**
+ * The distance a run contributes on its own (km), by the policy version that judged it: toward a stake, the
+ * distance its track proves (verification.ts); for a free goal or XP, the distance given the benefit of the doubt.
+ * Runs counted together may still count less (count-once.ts).
+ */
+export function countedDistanceKm(verification: Verification, context: CountingContext): number {
+  if (verification.policyVersion === 1) return countedV1(verification, context);
+  return context === 'staked_goal' ? verification.stakeDistanceKm : verification.trustedDistanceKm;
+}
+
+/**
+ * The stake distance a run proves before `cutoffMs` (a goal's week end): whole stretches before it, and the share of
+ * the stretch it cuts through in proportion to time. A run counts toward the week it started in, but only for what
+ * was run inside that week. Version 1 verdicts have no stretches: their whole distance counts, as it did.
+ */
+export function stakeDistanceBeforeKm(verification: Verification, cutoffMs: number): number {
+  if (verification.policyVersion === 1) return countedV1(verification, 'staked_goal');
+  let km = 0;
+  for (const s of verification.stakeStretches) {
+    if (s.endMs <= cutoffMs) km += s.km;
+    else if (s.startMs < cutoffMs) km += (s.km * (cutoffMs - s.startMs)) / (s.endMs - s.startMs);
+  }
+  return Math.min(round2(km), verification.stakeDistanceKm);
 }

@@ -20,6 +20,8 @@ const logGps: LogGpsRun = {
   durationSec: 1800,
   positions,
   notes: 'easy',
+  weekSettled: false,
+  live: false,
   now,
 };
 const recorded: RunEvent = {
@@ -35,7 +37,15 @@ const recorded: RunEvent = {
     positions,
     importFlags: null,
     notes: 'easy',
-    verification: verifyRun({ distanceKm: 5, durationSec: 1800, positions, importFlags: null }),
+    verification: verifyRun({
+      distanceKm: 5,
+      durationSec: 1800,
+      elapsedSec: null,
+      positions,
+      importFlags: null,
+      startedAtMs: started.epochMilliseconds,
+      recordedAtMs: now.epochMilliseconds,
+    }),
     recordedAt: now.toString(),
   },
 };
@@ -79,6 +89,30 @@ describe('LogGpsRun', () => {
       .thenRejects('notes_too_long', 'Notes must be at most 1000 characters');
   });
 
+  it('bounds backdating: at most 7 days back, never into a settled week; a live session is not an upload', () => {
+    const old = { ...logGps, startedAt: now.subtract({ hours: 7 * 24 + 1 }) };
+    given(runDecider)
+      .when(old)
+      .thenRejects('run_too_old', 'A run can only be logged within 7 days of its start', 'invalid');
+    given(runDecider)
+      .when({ ...logGps, weekSettled: true })
+      .thenRejects(
+        'run_week_settled',
+        "This run's week has been settled: runs can no longer be added to it",
+        'conflict',
+      );
+    expect(
+      given(runDecider)
+        .when({ ...logGps, weekSettled: true, live: true })
+        .events(),
+    ).toHaveLength(1);
+    expect(
+      given(runDecider)
+        .when({ ...logGps, startedAt: now.subtract({ hours: 7 * 24 - 1 }) })
+        .events(),
+    ).toHaveLength(1);
+  });
+
   it('refuses to record the same run twice', () => {
     given(runDecider, [recorded]).when(logGps).thenRejects('run_exists', 'This run already exists', 'conflict');
   });
@@ -94,6 +128,7 @@ describe('ImportRun', () => {
     startedAt: started,
     distanceKm: 10.0049,
     durationSec: 3000,
+    elapsedSec: 3100,
     positions: [],
     flags: { manual: false, trainer: false, flagged: false, sportType: 'Run' },
     notes: null,
@@ -110,9 +145,16 @@ describe('ImportRun', () => {
         source: 'strava',
         importId: '12345',
         distanceKm: 10,
-        verification: { verdict: 'suspicious', reasons: ['no_gps_track'] },
+        elapsedSec: 3100,
+        verification: { verdict: 'suspicious', reasons: ['no_gps_track'], stakeDistanceKm: 0, trustedDistanceKm: 10 },
       },
     });
+  });
+
+  it('refuses an activity that started more than 30 days ago (the backfill window)', () => {
+    given(runDecider)
+      .when({ ...importCommand, startedAt: now.subtract({ hours: 30 * 24 + 1 }) })
+      .thenRejects('run_too_old', 'A run can only be logged within 30 days of its start');
   });
 
   it('a re-sync of an imported or deleted activity is a no-op', () => {

@@ -1,34 +1,48 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { Temporal } from 'temporal-polyfill';
-import type { Decider, DomainError } from '../shared/decider.ts';
+import { type DomainError, defineDecider } from '../shared/decider.ts';
+import { isStorableText } from '../shared/storable-text.ts';
 import { round2 } from '../shared/units.ts';
 import type { ImportRun, LogGpsRun, RunCommand } from './commands.ts';
-import type { RunEvent } from './events.ts';
-import { type GpsPosition, gpsDistanceKm } from './geo.ts';
-import { MAX_NOTES_LENGTH, runErrors } from './messages.ts';
+import { RunEvent } from './events.ts';
+import { gpsDistanceKm } from './geo.ts';
+import { isPositionInRange, MAX_RUN_KM, runLimitErrors, runLimitProblem } from './limits.ts';
+import { runErrors } from './messages.ts';
+import {
+  CLOCK_SKEW,
+  MAX_IMPORTED_RUN_AGE_DAYS,
+  MAX_LOGGED_RUN_AGE_DAYS,
+  MAX_NOTES_LENGTH,
+  MIN_RUN_POSITIONS,
+  MIN_RUN_SECONDS,
+} from './policy.ts';
 import { evolveRun, initialRunState, type RunState } from './state.ts';
 import { verifyRun } from './verification.ts';
 
+/*
+ * A RUN (§3 Run, §4 tracking, §5 limits; the run policy is verification.ts).
+ *
+ * A run is recorded once, with the verdict the run policy gives it at that moment, and the verdict is stored, never
+ * recomputed: a later policy must not re-judge a settled week. What is recorded is what the server can stand behind:
+ * a GPS run's distance is measured from its track (the client's figure is not trusted), an import keeps the
+ * service's figures with its flags. A run uploaded after the fact may not start long ago (backdating fed badges)
+ * nor reach into a week already settled; a live session's run may, since the server saw it start. An import is
+ * idempotent per activity (its stream id comes from the service's id), and a run the owner deleted stays a
+ * tombstone, so a re-sync does not bring it back. Only the owner edits notes or deletes the run.
+ */
+
 type Decision = Either<DomainError, readonly RunEvent[]>;
 
-/** The shortest run that is saved (§4, §9). */
-export const MIN_RUN_SECONDS = 60;
-/** The fewest GPS positions a tracked run needs (§4, §9). */
-export const MIN_RUN_POSITIONS = 2;
-/** Tolerated clock difference between a device and the server. */
-const CLOCK_SKEW = { minutes: 5 } as const;
-
-const validPosition = (p: GpsPosition) =>
-  Number.isFinite(p.latitude) &&
-  Math.abs(p.latitude) <= 90 &&
-  Number.isFinite(p.longitude) &&
-  Math.abs(p.longitude) <= 180 &&
-  Number.isFinite(p.timestamp) &&
-  (p.accuracy === undefined || p.accuracy === null || (Number.isFinite(p.accuracy) && p.accuracy >= 0));
+const olderThan = (startedAt: Temporal.Instant, now: Temporal.Instant, days: number) =>
+  Temporal.Instant.compare(startedAt, now.subtract({ hours: days * 24 })) < 0;
 
 /** Refusals common to both ways of recording. */
 function commonProblem(command: LogGpsRun | ImportRun): DomainError | null {
-  if (!command.positions.every(validPosition)) return runErrors.invalidPosition();
+  const limits = runLimitProblem(
+    command.type === 'ImportRun' ? { ...command, sportType: command.flags.sportType } : command,
+  );
+  if (limits !== null) return limits;
+  if (!command.positions.every(isPositionInRange)) return runErrors.invalidPosition();
   if (Temporal.Instant.compare(command.startedAt, command.now.add(CLOCK_SKEW)) > 0) return runErrors.inFuture();
   if (command.notes !== null && command.notes.length > MAX_NOTES_LENGTH) return runErrors.notesTooLong();
   return null;
@@ -41,9 +55,22 @@ function logGps(command: LogGpsRun, state: RunState): Decision {
   }
   const problem = commonProblem(command);
   if (problem !== null) return left(problem);
+  if (!command.live) {
+    if (olderThan(command.startedAt, command.now, MAX_LOGGED_RUN_AGE_DAYS)) {
+      return left(runErrors.tooOld(MAX_LOGGED_RUN_AGE_DAYS));
+    }
+    if (command.weekSettled) return left(runErrors.weekSettled());
+  }
   const distanceKm = gpsDistanceKm(command.positions);
+  if (distanceKm > MAX_RUN_KM) return left(runLimitErrors.tooFar());
   const durationSec = Math.round(command.durationSec);
   const evidence = { distanceKm, durationSec, positions: command.positions, importFlags: null };
+  const verification = verifyRun({
+    ...evidence,
+    elapsedSec: null,
+    startedAtMs: command.startedAt.epochMilliseconds,
+    recordedAtMs: command.now.epochMilliseconds,
+  });
   return right([
     {
       type: 'RunRecorded',
@@ -55,7 +82,7 @@ function logGps(command: LogGpsRun, state: RunState): Decision {
         startedAt: command.startedAt.toString(),
         ...evidence,
         notes: command.notes,
-        verification: verifyRun(evidence),
+        verification,
         recordedAt: command.now.toString(),
       },
     },
@@ -70,12 +97,22 @@ function importRun(command: ImportRun, state: RunState): Decision {
   }
   const problem = commonProblem(command);
   if (problem !== null) return left(problem);
+  if (olderThan(command.startedAt, command.now, MAX_IMPORTED_RUN_AGE_DAYS)) {
+    return left(runErrors.tooOld(MAX_IMPORTED_RUN_AGE_DAYS));
+  }
   const evidence = {
     distanceKm: round2(command.distanceKm),
     durationSec: Math.round(command.durationSec),
+    // Moving time never exceeds the elapsed time; a service that sends less is read as moving = elapsed.
+    elapsedSec: Math.round(Math.max(command.elapsedSec, command.durationSec)),
     positions: command.positions,
     importFlags: command.flags,
   };
+  const verification = verifyRun({
+    ...evidence,
+    startedAtMs: command.startedAt.epochMilliseconds,
+    recordedAtMs: command.now.epochMilliseconds,
+  });
   return right([
     {
       type: 'RunRecorded',
@@ -87,7 +124,7 @@ function importRun(command: ImportRun, state: RunState): Decision {
         startedAt: command.startedAt.toString(),
         ...evidence,
         notes: command.notes,
-        verification: verifyRun(evidence),
+        verification,
         recordedAt: command.now.toString(),
       },
     },
@@ -112,6 +149,7 @@ export function decideRun(command: RunCommand, state: RunState): Decision {
         ]);
       }
       if (command.notes !== null && command.notes.length > MAX_NOTES_LENGTH) return left(runErrors.notesTooLong());
+      if (command.notes !== null && !isStorableText(command.notes)) return left(runLimitErrors.unstorableText());
       if (command.notes === state.run.notes) return right([]);
       return right([
         {
@@ -128,8 +166,9 @@ export function decideRun(command: RunCommand, state: RunState): Decision {
 }
 
 /** The run aggregate, stream `run-<id>` (imports: `run-<importedRunId>`). */
-export const runDecider: Decider<RunCommand, RunEvent, RunState> = {
+export const runDecider = defineDecider<RunCommand, RunEvent, RunState>({
   initialState: initialRunState,
   evolve: evolveRun,
   decide: decideRun,
-};
+  eventSchema: RunEvent,
+});

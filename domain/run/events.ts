@@ -1,54 +1,119 @@
+import { z } from 'zod';
+import { entityId, isoInstant } from '../shared/event-schema.ts';
 import type { GpsPosition } from './geo.ts';
 import type { ImportFlags, Verification } from './verification.ts';
 
 /** Connected services runs are imported from (§1: the running-activity service; the second one is not built). */
-export type ImportSource = 'strava';
+export const ImportSource = z.enum(['strava']);
+/** A connected service runs are imported from. */
+export type ImportSource = z.infer<typeof ImportSource>;
 
 /** Where a run came from (§3 source). */
 export type RunSource = 'gps' | ImportSource;
 
+/** A GPS fix as a run (or an upload of a live session) stores it (geo.ts GpsPosition). */
+export const GpsFix = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  timestamp: z.number(),
+  accuracy: z.number().nullable().optional(),
+  receivedAt: z.number().nullable().optional(),
+}) satisfies z.ZodType<GpsPosition>;
+
+const importFlags = z.object({
+  manual: z.boolean(),
+  trainer: z.boolean(),
+  flagged: z.boolean(),
+  sportType: z.string(),
+}) satisfies z.ZodType<ImportFlags>;
+
+const verdict = z.enum(['verified', 'suspicious', 'rejected']);
+const reason = z.enum([
+  'teleport_segment',
+  'inaccurate_gps',
+  'sparse_gps',
+  'uploaded_late',
+  'walking_pace',
+  'manual_entry',
+  'indoor_trainer',
+  'no_gps_track',
+  'cycling_speed',
+  'fix_outside_run_time',
+  'faster_than_world_record',
+  'vehicle_distance',
+  'flagged_by_provider',
+  'not_a_run',
+]);
+const km = z.number().nonnegative();
+
+/** The stored verdict of the run policy, of either version (verification.ts describes both). */
+const verification = z.discriminatedUnion('policyVersion', [
+  z.object({ verdict, reasons: z.array(reason).readonly(), trustedDistanceKm: km, policyVersion: z.literal(1) }),
+  z.object({
+    verdict,
+    reasons: z.array(reason).readonly(),
+    trustedDistanceKm: km,
+    stakeDistanceKm: km,
+    claimedDistanceKm: km,
+    excluded: z
+      .array(z.object({ reason, km: z.number(), sec: z.number(), fixes: z.number(), stretches: z.number() }))
+      .readonly(),
+    stakeStretches: z.array(z.object({ startMs: z.number(), endMs: z.number(), km: z.number() })).readonly(),
+    trackKey: z.string().nullable(),
+    policyVersion: z.literal(2),
+  }),
+]) satisfies z.ZodType<Verification>;
+
 /** A run as recorded, with the verdict it got when it was recorded. */
-export interface RunRecord {
-  readonly runId: string;
-  readonly userId: string;
-  readonly source: RunSource;
+export const RunRecord = z.object({
+  runId: entityId,
+  userId: entityId,
+  source: z.enum(['gps', ...ImportSource.options]),
   /** The service's activity id for an import, null for GPS. */
-  readonly importId: string | null;
-  /** ISO instant. */
-  readonly startedAt: string;
+  importId: z.string().nullable(),
+  startedAt: isoInstant,
   /** km, 2 decimals: computed from the track for GPS (the client's figure is not trusted), the service's for imports. */
-  readonly distanceKm: number;
-  readonly durationSec: number;
-  readonly positions: readonly GpsPosition[];
-  readonly importFlags: ImportFlags | null;
-  readonly notes: string | null;
+  distanceKm: km,
+  durationSec: z.number().nonnegative(),
+  /**
+   * An import's elapsed time in seconds (its `durationSec` is the moving time), which bounds the claimed time its
+   * fixes must lie in. Null or absent for GPS runs (their duration is the elapsed time) and for older events.
+   */
+  elapsedSec: z.number().nonnegative().nullable().optional(),
+  positions: z.array(GpsFix).readonly(),
+  importFlags: importFlags.nullable(),
+  notes: z.string().nullable(),
   /** Stored, not recomputed: a later policy change must not re-judge a settled week. */
-  readonly verification: Verification;
-}
+  verification,
+});
+/** A run as recorded. */
+export type RunRecord = z.infer<typeof RunRecord>;
 
 /** A run was recorded, tracked in the app or imported. */
-export interface RunRecorded {
-  readonly type: 'RunRecorded';
-  readonly data: RunRecord & { readonly recordedAt: string };
-}
+export const RunRecorded = z.object({
+  type: z.literal('RunRecorded'),
+  data: RunRecord.extend({ recordedAt: isoInstant }),
+});
+/** A run was recorded. */
+export type RunRecorded = z.infer<typeof RunRecorded>;
 
+/** The owner changed the notes. Carries the owner so the notes can be encrypted under the owner's key (docs/privacy.md). */
+export const RunNotesEdited = z.object({
+  type: z.literal('RunNotesEdited'),
+  data: z.object({ runId: entityId, userId: entityId, notes: z.string().nullable(), editedAt: isoInstant }),
+});
 /** The owner changed the notes. */
-export interface RunNotesEdited {
-  readonly type: 'RunNotesEdited';
-  /** Carries the owner so the notes can be encrypted under the owner's key (personal data; see docs/privacy.md). */
-  readonly data: {
-    readonly runId: string;
-    readonly userId: string;
-    readonly notes: string | null;
-    readonly editedAt: string;
-  };
-}
+export type RunNotesEdited = z.infer<typeof RunNotesEdited>;
 
 /** The owner deleted the run; goal progress is recomputed without it. */
-export interface RunDeleted {
-  readonly type: 'RunDeleted';
-  readonly data: { readonly runId: string; readonly userId: string; readonly deletedAt: string };
-}
+export const RunDeleted = z.object({
+  type: z.literal('RunDeleted'),
+  data: z.object({ runId: entityId, userId: entityId, deletedAt: isoInstant }),
+});
+/** The owner deleted the run. */
+export type RunDeleted = z.infer<typeof RunDeleted>;
 
+/** Every event of the run stream `run-<id>`: the run decider's schema. */
+export const RunEvent = z.discriminatedUnion('type', [RunRecorded, RunNotesEdited, RunDeleted]);
 /** Every event of the run stream. */
-export type RunEvent = RunRecorded | RunNotesEdited | RunDeleted;
+export type RunEvent = z.infer<typeof RunEvent>;

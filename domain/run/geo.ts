@@ -11,6 +11,11 @@ export interface GpsPosition {
   readonly timestamp: number;
   /** Horizontal accuracy in metres, when the device reports it. */
   readonly accuracy?: number | null;
+  /**
+   * Epoch milliseconds at which the server received the fix during a live GPS session. Set by the server only
+   * (request schemas do not accept it); absent for tracks uploaded whole after the run and for imports.
+   */
+  readonly receivedAt?: number | null;
 }
 
 const toRadians = (degrees: number) => (degrees * Math.PI) / 180;

@@ -1,7 +1,5 @@
 import { type DomainError, domainError } from '../shared/decider.ts';
-
-/** The longest notes a run keeps. */
-export const MAX_NOTES_LENGTH = 1000;
+import { MAX_NOTES_LENGTH } from './policy.ts';
 
 /** Every refusal of the run aggregate; the too-short message is the spec's (§8). */
 export const runErrors = {
@@ -16,6 +14,10 @@ export const runErrors = {
   invalidImport: () =>
     domainError('invalid', 'invalid_import', 'The imported activity has an invalid distance or duration'),
   inFuture: () => domainError('invalid', 'run_in_future', 'A run cannot start in the future'),
+  tooOld: (days: number) =>
+    domainError('invalid', 'run_too_old', `A run can only be logged within ${days} days of its start`),
+  weekSettled: () =>
+    domainError('conflict', 'run_week_settled', "This run's week has been settled: runs can no longer be added to it"),
   notesTooLong: () => domainError('invalid', 'notes_too_long', `Notes must be at most ${MAX_NOTES_LENGTH} characters`),
   exists: () => domainError('conflict', 'run_exists', 'This run already exists'),
   notFound: () => domainError('not_found', 'run_not_found', 'Run not found'),

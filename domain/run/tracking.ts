@@ -1,24 +1,30 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import type { Temporal } from 'temporal-polyfill';
-import { type Decider, type DomainError, domainError } from '../shared/decider.ts';
+import { z } from 'zod';
+import { type DomainError, defineDecider, domainError } from '../shared/decider.ts';
+import { entityId, isoInstant } from '../shared/event-schema.ts';
 
 /**
  * A GPS tracking session kept on the server, stream `tracking-<userId>`: started by `POST /runs/gps/start`, ended
  * by `POST /runs/gps/finish`. Kept server-side so a native client whose app was killed mid-run can still finish it
  * (its start time survives here), and so a second device cannot start a parallel session (§4: a start while
  * tracking is refused). The run itself is recorded on its own stream; this stream only says whether a session is
- * open and which run it became, which makes a retried finish return the same run.
+ * open and which run it became, which makes a retried finish return the same run. The fixes uploaded while the
+ * session runs go to the session's own stream (track-upload.ts).
  */
-export type TrackingEvent =
-  | {
-      readonly type: 'TrackingStarted';
-      readonly data: { readonly sessionId: string; readonly userId: string; readonly startedAt: string };
-    }
-  | {
-      readonly type: 'TrackingFinished';
-      /** `runId` null: the run was too short or had too few positions and nothing was saved (§4). */
-      readonly data: { readonly sessionId: string; readonly runId: string | null; readonly finishedAt: string };
-    };
+export const TrackingEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('TrackingStarted'),
+    data: z.object({ sessionId: entityId, userId: entityId, startedAt: isoInstant }),
+  }),
+  z.object({
+    type: z.literal('TrackingFinished'),
+    /** `runId` null: the run was too short or had too few positions and nothing was saved (§4). */
+    data: z.object({ sessionId: entityId, runId: entityId.nullable(), finishedAt: isoInstant }),
+  }),
+]);
+/** Events of the tracking stream. */
+export type TrackingEvent = z.infer<typeof TrackingEvent>;
 
 /** Commands of the tracking stream. */
 export type TrackingCommand =
@@ -91,8 +97,9 @@ function evolve(_state: TrackingState, event: TrackingEvent): TrackingState {
 }
 
 /** The tracking-session decider, stream `tracking-<userId>`. */
-export const trackingDecider: Decider<TrackingCommand, TrackingEvent, TrackingState> = {
+export const trackingDecider = defineDecider<TrackingCommand, TrackingEvent, TrackingState>({
   initialState: { status: 'idle', last: null },
   evolve,
   decide,
-};
+  eventSchema: TrackingEvent,
+});

@@ -150,6 +150,22 @@ export class WrongExpectedVersionError extends Error {
   }
 }
 
+/**
+ * An append inside a caller's transaction reached a stream after a newer transaction had written to it: committing
+ * would list the stream's events out of order in the global log (the log is ordered by transaction). Nothing was
+ * written; retry the whole transaction, which then runs as the newer one. Only appends that join a caller's
+ * transaction after that transaction already wrote something can meet this.
+ */
+export class StreamOrderConflictError extends Error {
+  readonly streamId: string;
+
+  constructor(streamId: string, cause?: unknown) {
+    super(`Stream ${streamId}: a newer transaction wrote to it first; retry the transaction`, { cause });
+    this.name = 'StreamOrderConflictError';
+    this.streamId = streamId;
+  }
+}
+
 /** Orders two log positions: negative when a is before b. */
 export function comparePositions(a: LogPosition, b: LogPosition): number {
   return a.commit === b.commit ? a.prepare - b.prepare : a.commit - b.commit;

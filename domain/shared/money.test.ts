@@ -25,6 +25,20 @@ describe('money', () => {
     expect(formatDollars(1050)).toBe('$10.50');
     expect(formatDollars(123456)).toBe('$1,234.56');
     expect(formatDollars(7)).toBe('$0.07');
+    expect(formatDollars(800, { alwaysCents: true })).toBe('$8.00');
+    expect(formatDollars(123456, { alwaysCents: true })).toBe('$1,234.56');
+  });
+
+  it('property: an amount with its cents reads back as the same number of cents', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -100_000_000, max: 100_000_000 }), (cents) => {
+        const text = formatDollars(cents, { alwaysCents: true });
+        expect(text).toMatch(/^-?\$\d{1,3}(,\d{3})*\.\d{2}$/);
+        expect(Math.round(Number(text.replace(/[$,]/g, '')) * 100)).toBe(cents);
+        if (cents % 100 !== 0) expect(formatDollars(cents)).toBe(text);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('property: donation + fee = captured; donation is the 80% floor exactly when a charity was chosen', () => {

@@ -37,11 +37,15 @@ export function splitCapture(capturedCents: Cents, hasCharity: boolean): Capture
   return { donationCents, feeCents: capturedCents - donationCents };
 }
 
-/** Formats cents as dollars: 500 → '$5', 1050 → '$10.50', 123456 → '$1,234.56'. Whole dollars drop the cents. */
-export function formatDollars(cents: Cents): string {
+/**
+ * Formats cents as dollars: 500 → '$5', 1050 → '$10.50', 123456 → '$1,234.56'. Whole dollars drop the cents (a stake
+ * reads '$10'), unless `alwaysCents` asks for an amount as it would be paid ('$8.00').
+ */
+export function formatDollars(cents: Cents, options: { readonly alwaysCents?: boolean } = {}): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
   const dollars = Math.floor(abs / 100).toLocaleString('en-US');
   const rest = abs % 100;
-  return rest === 0 ? `${sign}$${dollars}` : `${sign}$${dollars}.${String(rest).padStart(2, '0')}`;
+  if (rest === 0 && !options.alwaysCents) return `${sign}$${dollars}`;
+  return `${sign}$${dollars}.${String(rest).padStart(2, '0')}`;
 }

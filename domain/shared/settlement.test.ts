@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { goalSettlesAt, maySettle, settlementMoment } from './settlement.ts';
-import { isWeekOverInZone, weekStartingOn } from './week.ts';
+import { weekStartingOn } from './week.ts';
+
+/** Whether the week has ended in its zone (its end is exclusive, so at the end it has). */
+const isWeekOverInZone = (weekStart: string, timeZone: string, now: Temporal.Instant) =>
+  Temporal.Instant.compare(now, weekStartingOn(weekStart, timeZone).end) >= 0;
 
 const at = (s: string) => Temporal.Instant.from(s);
 

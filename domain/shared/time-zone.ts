@@ -20,8 +20,3 @@ export function canonicalTimeZone(name: string): string | null {
     return null;
   }
 }
-
-/** Whether a string names an IANA time zone. */
-export function isIanaTimeZone(name: string): boolean {
-  return canonicalTimeZone(name) !== null;
-}

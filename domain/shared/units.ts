@@ -1,9 +1,6 @@
 /** The distance units of user preferences (§3); km is the default (§9). */
 export type DistanceUnit = 'km' | 'mi';
 
-/** The default distance unit. */
-export const DEFAULT_DISTANCE_UNIT: DistanceUnit = 'km';
-
 /** Miles per kilometre (§9). */
 export const MI_PER_KM = 0.621371;
 
@@ -34,4 +31,11 @@ export function toStoredKm(value: number, unit: DistanceUnit): number {
 export function formatDistance(km: number, unit: DistanceUnit): string {
   const value = unit === 'mi' ? kmToMi(km) : km;
   return `${round2(value).toFixed(2)} ${unit}`;
+}
+
+/** A speed in km/h in the user's unit, 1 decimal, with its label: '10.9 km/h', '6.8 mi/h'; '—' when unknown (§2). */
+export function formatSpeed(kmh: number | null, unit: DistanceUnit): string {
+  if (kmh === null || !Number.isFinite(kmh) || kmh < 0) return '—';
+  const value = unit === 'mi' ? kmToMi(kmh) : kmh;
+  return `${(Math.round(value * 10) / 10).toFixed(1)} ${unit}/h`;
 }

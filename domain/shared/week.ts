@@ -56,11 +56,6 @@ export function isWithinWeek(instant: Temporal.Instant, week: WeekRange): boolea
   return Temporal.Instant.compare(instant, week.start) >= 0 && Temporal.Instant.compare(instant, week.end) < 0;
 }
 
-/** Whether the week starting `weekStart` has ended in `timeZone` at `now` (end is exclusive, so at end it has). */
-export function isWeekOverInZone(weekStart: string, timeZone: string, now: Temporal.Instant): boolean {
-  return Temporal.Instant.compare(now, weekStartingOn(weekStart, timeZone).end) >= 0;
-}
-
 /** Whether the week starting `weekStart` has begun in `timeZone` at `now`. */
 export function hasWeekStartedInZone(weekStart: string, timeZone: string, now: Temporal.Instant): boolean {
   return Temporal.Instant.compare(now, weekStartingOn(weekStart, timeZone).start) >= 0;

@@ -81,6 +81,8 @@ export interface RecordChargeFailed {
   readonly type: 'RecordChargeFailed';
   readonly attempt: number;
   readonly failure: ChargeFailure;
+  /** The issuer's reason when the provider gave one (`insufficient_funds`…), so the runner can be told what to fix. */
+  readonly declineCode?: string | null;
   readonly now: Temporal.Instant;
 }
 

@@ -328,6 +328,31 @@ describe('off-session charges: recorded, retried on a schedule, then written off
       .then([]);
   });
 
+  it('a declined charge keeps the issuer’s reason for the runner', () => {
+    const next = settlement.add({ hours: 24 });
+    given(stakeDecider, charging)
+      .when({
+        type: 'RecordChargeFailed',
+        attempt: 1,
+        failure: 'declined',
+        declineCode: 'insufficient_funds',
+        now: settlement,
+      })
+      .then([
+        {
+          type: 'StakeChargeFailed',
+          data: {
+            stakeId: 's1',
+            attempt: 1,
+            failure: 'declined',
+            declineCode: 'insufficient_funds',
+            nextAttemptAt: next.toString(),
+            failedAt: settlement.toString(),
+          },
+        },
+      ]);
+  });
+
   it('the retry is refused before it is due and requested with a new key when due', () => {
     const next = settlement.add({ hours: 24 });
     const history = [...charging, failed(1, settlement, next)];

@@ -1,10 +1,10 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { Temporal } from 'temporal-polyfill';
-import type { Decider, DomainError } from '../shared/decider.ts';
+import { type DomainError, defineDecider } from '../shared/decider.ts';
 import { isStakeOption, splitCapture } from '../shared/money.ts';
 import { maySettle } from '../shared/settlement.ts';
 import type { OpenStake, StakeCommand } from './commands.ts';
-import type { CollectionOutcome, StakeEvent } from './events.ts';
+import { type CollectionOutcome, StakeEvent } from './events.ts';
 import { stakeErrors } from './messages.ts';
 import { holdUnusableFrom, nextChargeAttemptAt, stakeIdempotencyKey } from './policy.ts';
 import { evolveStake, initialStakeState, isFinal, type OpenStakeState, type StakeState } from './state.ts';
@@ -221,6 +221,7 @@ function decideOpen(command: Exclude<StakeCommand, OpenStake>, state: OpenStakeS
           stakeId,
           attempt: command.attempt,
           failure: command.failure,
+          ...(command.declineCode ? { declineCode: command.declineCode } : {}),
           nextAttemptAt: next === null ? null : next.toString(),
           failedAt: at(command.now),
         },
@@ -275,8 +276,9 @@ export function decideStake(command: StakeCommand, state: StakeState): Decision 
 }
 
 /** The stake aggregate, stream `stake-<id>`. */
-export const stakeDecider: Decider<StakeCommand, StakeEvent, StakeState> = {
+export const stakeDecider = defineDecider<StakeCommand, StakeEvent, StakeState>({
   initialState: initialStakeState,
   evolve: evolveStake,
   decide: decideStake,
-};
+  eventSchema: StakeEvent,
+});

@@ -1,162 +1,196 @@
+import { z } from 'zod';
+import { entityId, isoDate, isoInstant } from '../shared/event-schema.ts';
+
+const stakeId = entityId;
+const cents = z.number().int().nonnegative();
+
 /** What a stake is for; fixed when it is opened. */
-export interface StakeTerms {
-  readonly stakeId: string;
-  readonly goalId: string;
-  readonly userId: string;
-  readonly amountCents: number;
-  readonly charityId: string | null;
+export const StakeTerms = z.object({
+  stakeId,
+  goalId: entityId,
+  userId: entityId,
+  amountCents: z.number().int().positive(),
+  charityId: z.string().nullable(),
   /** The saved card (SetupIntent, usage off_session) for the hold and any off-session charge. */
-  readonly paymentMethodId: string;
+  paymentMethodId: z.string().min(1),
   /** The goal's week and zone: settlement of a miss waits for both (see shared/settlement.ts). */
-  readonly weekStart: string;
-  readonly timeZone: string;
-}
+  weekStart: isoDate,
+  timeZone: z.string().min(1),
+});
+/** What a stake is for; fixed when it is opened. */
+export type StakeTerms = z.infer<typeof StakeTerms>;
 
 /** Why money is taken: the goal was missed (lost) or canceled while active (forfeited). */
-export type CollectionOutcome = 'lost' | 'forfeited';
+export const CollectionOutcome = z.enum(['lost', 'forfeited']);
+/** Why money is taken. */
+export type CollectionOutcome = z.infer<typeof CollectionOutcome>;
 
 /** A failed off-session charge. */
-export type ChargeFailure = 'declined' | 'authentication_required';
+export const ChargeFailure = z.enum(['declined', 'authentication_required']);
+/** A failed off-session charge. */
+export type ChargeFailure = z.infer<typeof ChargeFailure>;
 
 /** A stake was put on a goal; no money is touched yet. */
-export interface StakeOpened {
-  readonly type: 'StakeOpened';
-  readonly data: StakeTerms & { readonly openedAt: string };
-}
+export const StakeOpened = z.object({
+  type: z.literal('StakeOpened'),
+  data: StakeTerms.extend({ openedAt: isoInstant }),
+});
+/** A stake was put on a goal. */
+export type StakeOpened = z.infer<typeof StakeOpened>;
 
 /** The provider authorised a hold (manual capture) with the deadline it reported. */
-export interface StakeHoldPlaced {
-  readonly type: 'StakeHoldPlaced';
-  readonly data: {
-    readonly stakeId: string;
-    readonly paymentIntentId: string;
+export const StakeHoldPlaced = z.object({
+  type: z.literal('StakeHoldPlaced'),
+  data: z.object({
+    stakeId,
+    paymentIntentId: z.string().min(1),
     /** `payment_method_details.card.capture_before` of the charge. */
-    readonly captureBefore: string;
-    readonly idempotencyKey: string;
-    readonly placedAt: string;
-  };
-}
+    captureBefore: isoInstant,
+    idempotencyKey: z.string().min(1),
+    placedAt: isoInstant,
+  }),
+});
+/** The provider authorised a hold. */
+export type StakeHoldPlaced = z.infer<typeof StakeHoldPlaced>;
 
 /** The hold could not be placed; the stake stands, unsecured. */
-export interface StakeHoldFailed {
-  readonly type: 'StakeHoldFailed';
-  readonly data: {
-    readonly stakeId: string;
-    readonly reason: string;
-    readonly idempotencyKey: string;
-    readonly failedAt: string;
-  };
-}
+export const StakeHoldFailed = z.object({
+  type: z.literal('StakeHoldFailed'),
+  data: z.object({ stakeId, reason: z.string(), idempotencyKey: z.string().min(1), failedAt: isoInstant }),
+});
+/** The hold could not be placed. */
+export type StakeHoldFailed = z.infer<typeof StakeHoldFailed>;
 
 /** The hold lapsed or is about to: it will not be captured; a miss will be charged off-session. */
-export interface StakeHoldExpired {
-  readonly type: 'StakeHoldExpired';
-  readonly data: {
-    readonly stakeId: string;
-    readonly paymentIntentId: string;
-    readonly captureBefore: string;
-    readonly expiredAt: string;
-  };
-}
+export const StakeHoldExpired = z.object({
+  type: z.literal('StakeHoldExpired'),
+  data: z.object({
+    stakeId,
+    paymentIntentId: z.string().min(1),
+    captureBefore: isoInstant,
+    expiredAt: isoInstant,
+  }),
+});
+/** The hold lapsed or is about to. */
+export type StakeHoldExpired = z.infer<typeof StakeHoldExpired>;
 
 /**
  * The stake ends without money taken: `succeeded` when the goal was completed, `refunded` when it was voided
  * (canceled before anything was at risk). The process manager cancels the hold, if any, with `idempotencyKey`.
  */
-export interface StakeReleased {
-  readonly type: 'StakeReleased';
-  readonly data: {
-    readonly stakeId: string;
-    readonly outcome: 'succeeded' | 'refunded';
-    readonly paymentIntentId: string | null;
-    readonly idempotencyKey: string;
-    readonly releasedAt: string;
-  };
-}
+export const StakeReleased = z.object({
+  type: z.literal('StakeReleased'),
+  data: z.object({
+    stakeId,
+    outcome: z.enum(['succeeded', 'refunded']),
+    paymentIntentId: z.string().nullable(),
+    idempotencyKey: z.string().min(1),
+    releasedAt: isoInstant,
+  }),
+});
+/** The stake ends without money taken. */
+export type StakeReleased = z.infer<typeof StakeReleased>;
 
 /** A hold turned up after the stake no longer needed it (a race with completion); it is released, nothing else. */
-export interface StakeLateHoldReleased {
-  readonly type: 'StakeLateHoldReleased';
-  readonly data: {
-    readonly stakeId: string;
-    readonly paymentIntentId: string;
-    readonly idempotencyKey: string;
-    readonly releasedAt: string;
-  };
-}
+export const StakeLateHoldReleased = z.object({
+  type: z.literal('StakeLateHoldReleased'),
+  data: z.object({
+    stakeId,
+    paymentIntentId: z.string().min(1),
+    idempotencyKey: z.string().min(1),
+    releasedAt: isoInstant,
+  }),
+});
+/** A hold turned up after the stake no longer needed it. */
+export type StakeLateHoldReleased = z.infer<typeof StakeLateHoldReleased>;
 
 /** Capture of the live hold was decided; the process manager captures with `idempotencyKey`. */
-export interface StakeCaptureRequested {
-  readonly type: 'StakeCaptureRequested';
-  readonly data: {
-    readonly stakeId: string;
-    readonly outcome: CollectionOutcome;
-    readonly paymentIntentId: string;
-    readonly amountCents: number;
-    readonly captureBefore: string;
-    readonly idempotencyKey: string;
-    readonly requestedAt: string;
-  };
-}
+export const StakeCaptureRequested = z.object({
+  type: z.literal('StakeCaptureRequested'),
+  data: z.object({
+    stakeId,
+    outcome: CollectionOutcome,
+    paymentIntentId: z.string().min(1),
+    amountCents: cents,
+    captureBefore: isoInstant,
+    idempotencyKey: z.string().min(1),
+    requestedAt: isoInstant,
+  }),
+});
+/** Capture of the live hold was decided. */
+export type StakeCaptureRequested = z.infer<typeof StakeCaptureRequested>;
 
 /** An off-session charge on the saved card was decided (no live hold); attempt n has key `stake-<id>-charge-<n>`. */
-export interface StakeChargeRequested {
-  readonly type: 'StakeChargeRequested';
-  readonly data: {
-    readonly stakeId: string;
-    readonly outcome: CollectionOutcome;
-    readonly attempt: number;
-    readonly amountCents: number;
-    readonly paymentMethodId: string;
-    readonly idempotencyKey: string;
-    readonly requestedAt: string;
-  };
-}
+export const StakeChargeRequested = z.object({
+  type: z.literal('StakeChargeRequested'),
+  data: z.object({
+    stakeId,
+    outcome: CollectionOutcome,
+    attempt: z.number().int().positive(),
+    amountCents: cents,
+    paymentMethodId: z.string().min(1),
+    idempotencyKey: z.string().min(1),
+    requestedAt: isoInstant,
+  }),
+});
+/** An off-session charge was decided. */
+export type StakeChargeRequested = z.infer<typeof StakeChargeRequested>;
 
 /** An off-session charge attempt failed; `nextAttemptAt` is null when no attempts are left. */
-export interface StakeChargeFailed {
-  readonly type: 'StakeChargeFailed';
-  readonly data: {
-    readonly stakeId: string;
-    readonly attempt: number;
-    readonly failure: ChargeFailure;
-    readonly nextAttemptAt: string | null;
-    readonly failedAt: string;
-  };
-}
+export const StakeChargeFailed = z.object({
+  type: z.literal('StakeChargeFailed'),
+  data: z.object({
+    stakeId,
+    attempt: z.number().int().positive(),
+    failure: ChargeFailure,
+    /** The issuer's reason (`insufficient_funds`, `generic_decline`…); absent when the provider gave none. */
+    declineCode: z.string().optional(),
+    nextAttemptAt: isoInstant.nullable(),
+    failedAt: isoInstant,
+  }),
+});
+/** An off-session charge attempt failed. */
+export type StakeChargeFailed = z.infer<typeof StakeChargeFailed>;
 
 /** The money was taken (by capture or charge) and split: donation + fee = captured. Final: lost or forfeited. */
-export interface StakeCollected {
-  readonly type: 'StakeCollected';
-  readonly data: {
-    readonly stakeId: string;
-    readonly outcome: CollectionOutcome;
-    readonly method: 'capture' | 'charge';
-    readonly paymentIntentId: string;
-    readonly capturedCents: number;
-    readonly donationCents: number;
-    readonly feeCents: number;
-    readonly charityId: string | null;
-    readonly collectedAt: string;
-  };
-}
+export const StakeCollected = z.object({
+  type: z.literal('StakeCollected'),
+  data: z.object({
+    stakeId,
+    outcome: CollectionOutcome,
+    method: z.enum(['capture', 'charge']),
+    paymentIntentId: z.string().min(1),
+    capturedCents: cents,
+    donationCents: cents,
+    feeCents: cents,
+    charityId: z.string().nullable(),
+    collectedAt: isoInstant,
+  }),
+});
+/** The money was taken and split. */
+export type StakeCollected = z.infer<typeof StakeCollected>;
 
 /** Every charge attempt failed; the stake ends uncollected. Final. */
-export interface StakeWrittenOff {
-  readonly type: 'StakeWrittenOff';
-  readonly data: { readonly stakeId: string; readonly attempts: number; readonly writtenOffAt: string };
-}
+export const StakeWrittenOff = z.object({
+  type: z.literal('StakeWrittenOff'),
+  data: z.object({ stakeId, attempts: z.number().int().positive(), writtenOffAt: isoInstant }),
+});
+/** Every charge attempt failed. */
+export type StakeWrittenOff = z.infer<typeof StakeWrittenOff>;
 
+/** Every event of the stake stream `stake-<id>`: the stake decider's schema. */
+export const StakeEvent = z.discriminatedUnion('type', [
+  StakeOpened,
+  StakeHoldPlaced,
+  StakeHoldFailed,
+  StakeHoldExpired,
+  StakeReleased,
+  StakeLateHoldReleased,
+  StakeCaptureRequested,
+  StakeChargeRequested,
+  StakeChargeFailed,
+  StakeCollected,
+  StakeWrittenOff,
+]);
 /** Every event of the stake stream `stake-<id>`. */
-export type StakeEvent =
-  | StakeOpened
-  | StakeHoldPlaced
-  | StakeHoldFailed
-  | StakeHoldExpired
-  | StakeReleased
-  | StakeLateHoldReleased
-  | StakeCaptureRequested
-  | StakeChargeRequested
-  | StakeChargeFailed
-  | StakeCollected
-  | StakeWrittenOff;
+export type StakeEvent = z.infer<typeof StakeEvent>;

@@ -38,7 +38,10 @@ export function stakeCommandFor(event: GoalEvent, now: Temporal.Instant): StakeC
     case 'GoalDeleted':
       return { type: 'VoidStake', now };
     case 'GoalActivated':
-    case 'GoalProgressRecorded':
+    case 'GoalProgressRecorded': // older streams only
+    // A released hold is never taken back (goal/decide.ts "Completion and deleted runs"); a closed week changes no money.
+    case 'GoalCompletionWithdrawn':
+    case 'GoalWeekClosed':
       return null;
     default: {
       const unreachable: never = event;

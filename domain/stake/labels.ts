@@ -1,14 +1,18 @@
 import type { StakeState } from './state.ts';
 
 /** The stake statuses of the spec (§3) plus `uncollectible`, as the read model and API expose them. */
-export type StakePublicStatus =
-  | 'pending'
-  | 'active'
-  | 'succeeded'
-  | 'refunded'
-  | 'forfeited'
-  | 'lost'
-  | 'uncollectible';
+export const STAKE_PUBLIC_STATUSES = [
+  'pending',
+  'active',
+  'succeeded',
+  'refunded',
+  'forfeited',
+  'lost',
+  'uncollectible',
+] as const;
+
+/** A stake status as the read model and API expose it. */
+export type StakePublicStatus = (typeof STAKE_PUBLIC_STATUSES)[number];
 
 /**
  * The spec status of a stake state. An unsecured stake still stands (it will be charged on a miss), so it reads as
@@ -39,8 +43,10 @@ export function publicStakeStatus(status: Exclude<StakeState['status'], 'none'>)
 
 /**
  * The label the Stakes tab shows (§4): succeeded and refunded read 'Refunded', forfeited 'Forfeited', active
- * 'Active'. Decided here: lost reads 'Lost' (the §4 fallback 'Pending' would tell someone charged that nothing
- * happened yet) and uncollectible reads 'Not charged'. Anything else reads 'Pending'.
+ * 'Active'. Decided here: lost (a missed goal's stake, captured or charged) also reads 'Forfeited', as the demo and
+ * the product's copy say of a missed stake (the §4 fallback 'Pending' would tell someone charged that nothing happened
+ * yet), and uncollectible (every charge attempt failed, nothing taken) reads 'Not charged'. Anything else reads
+ * 'Pending'.
  */
 export function stakeLabel(status: string): string {
   switch (status) {
@@ -48,11 +54,10 @@ export function stakeLabel(status: string): string {
     case 'refunded':
       return 'Refunded';
     case 'forfeited':
+    case 'lost':
       return 'Forfeited';
     case 'active':
       return 'Active';
-    case 'lost':
-      return 'Lost';
     case 'uncollectible':
       return 'Not charged';
     default:

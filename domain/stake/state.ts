@@ -38,21 +38,18 @@ export type StakeState =
     })
   | Base<FinalStakeStatus>;
 
-/** The statuses a stake ends in. */
-export type FinalStakeStatus = 'succeeded' | 'refunded' | 'lost' | 'forfeited' | 'uncollectible';
+/** The statuses a stake ends in, each reached at most once; the read model's `stage` is final exactly in these. */
+export const FINAL_STAKE_STATUSES = ['succeeded', 'refunded', 'lost', 'forfeited', 'uncollectible'] as const;
+
+/** A status a stake ends in. */
+export type FinalStakeStatus = (typeof FINAL_STAKE_STATUSES)[number];
 
 /** A stake that exists. */
 export type OpenStakeState = Exclude<StakeState, { readonly status: 'none' }>;
 
 /** Whether a status is final. */
 export function isFinal(status: StakeState['status']): status is FinalStakeStatus {
-  return (
-    status === 'succeeded' ||
-    status === 'refunded' ||
-    status === 'lost' ||
-    status === 'forfeited' ||
-    status === 'uncollectible'
-  );
+  return (FINAL_STAKE_STATUSES as readonly string[]).includes(status);
 }
 
 /** The state before the first event. */

@@ -1,52 +1,55 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
-import { compareInstants } from '../gamification/time.ts';
-import { type Decider, type DomainError, domainError } from '../shared/decider.ts';
+import { type DomainError, defineDecider } from '../shared/decider.ts';
+import { compareInstants, isoMillis } from '../shared/instant.ts';
 import type { CancelSurge, ScheduleSurge, SurgeCommand } from './commands.ts';
-import type { SurgeEvent } from './events.ts';
-import { initialSurgeScheduleState, type SurgeScheduleState, surgeStatusAt } from './state.ts';
+import { SurgeEvent } from './events.ts';
+import { surgeErrors } from './messages.ts';
+import { MAX_SURGE_MULTIPLIER } from './policy.ts';
+import { evolveSurge, initialSurgeScheduleState, type SurgeScheduleState, surgeStatusAt } from './state.ts';
 
-type Result = Either<DomainError, readonly SurgeEvent[]>;
+/*
+ * SURGES (§3 Surge, §4 banner and XP).
+ *
+ * A surge multiplies the XP of the runs that start inside it. Its status is never stored: it follows from the clock
+ * (scheduled, then active on [start, end), then ended), so nothing has to fire at the start or the end. Two surges
+ * never overlap, or a run's multiplier would be ambiguous: the whole schedule is one stream, the only boundary that
+ * can refuse an overlap without a race. Surges are scheduled for the future only, with a multiplier above 1 and at
+ * most MAX_SURGE_MULTIPLIER. Only a surge that has not started may be canceled: runs logged during an active surge
+ * already earned its bonus, and cutting it short would make the banner's promise a lie.
+ */
 
-/** Highest XP multiplier a surge may carry: beyond 5x a single run would dwarf a month of goals. */
-export const MAX_SURGE_MULTIPLIER = 5;
+type Decision = Either<DomainError, readonly SurgeEvent[]>;
 
-function schedule(command: ScheduleSurge, state: SurgeScheduleState): Result {
-  const { surgeId, xpMultiplier, startsAt, endsAt, now } = command;
-  if (state.surges.has(surgeId)) return left(domainError('conflict', 'surge_exists', 'Surge already exists'));
-  if (!Number.isFinite(xpMultiplier) || xpMultiplier <= 1) {
-    return left(domainError('invalid', 'multiplier_too_low', 'Surge multiplier must be greater than 1'));
-  }
-  if (xpMultiplier > MAX_SURGE_MULTIPLIER) {
-    return left(domainError('invalid', 'multiplier_too_high', 'Surge multiplier must be at most 5'));
-  }
-  if (compareInstants(endsAt, startsAt) <= 0) {
-    return left(domainError('invalid', 'surge_ends_before_start', 'Surge must end after it starts'));
-  }
-  if (compareInstants(startsAt, now) < 0) {
-    return left(domainError('invalid', 'surge_starts_in_past', 'Surge cannot start in the past'));
-  }
+function schedule(command: ScheduleSurge, state: SurgeScheduleState): Decision {
+  const { surgeId, xpMultiplier, startsAt, endsAt } = command;
+  const now = isoMillis(command.now);
+  if (state.surges.has(surgeId)) return left(surgeErrors.exists());
+  if (!Number.isFinite(xpMultiplier) || xpMultiplier <= 1) return left(surgeErrors.multiplierTooLow());
+  if (xpMultiplier > MAX_SURGE_MULTIPLIER) return left(surgeErrors.multiplierTooHigh());
+  if (compareInstants(endsAt, startsAt) <= 0) return left(surgeErrors.endsBeforeStart());
+  if (compareInstants(startsAt, now) < 0) return left(surgeErrors.startsInPast());
   // Half-open intervals: one surge may start at the very instant another ends.
   const overlaps = [...state.surges.values()].some(
     (s) => s.canceledAt === null && compareInstants(startsAt, s.endsAt) < 0 && compareInstants(s.startsAt, endsAt) < 0,
   );
-  if (overlaps) return left(domainError('conflict', 'surge_overlaps', 'Surge overlaps another surge'));
+  if (overlaps) return left(surgeErrors.overlaps());
   return right([{ type: 'SurgeScheduled', data: { surgeId, xpMultiplier, startsAt, endsAt, scheduledAt: now } }]);
 }
 
-function cancel(command: CancelSurge, state: SurgeScheduleState): Result {
+function cancel(command: CancelSurge, state: SurgeScheduleState): Decision {
   const surge = state.surges.get(command.surgeId);
-  if (!surge) return left(domainError('not_found', 'surge_not_found', 'Surge not found'));
-  const status = surgeStatusAt(surge, command.now);
+  if (!surge) return left(surgeErrors.notFound());
+  const now = isoMillis(command.now);
+  const status = surgeStatusAt(surge, now);
   switch (status) {
     case 'scheduled':
-      return right([{ type: 'SurgeCanceled', data: { surgeId: surge.surgeId, canceledAt: command.now } }]);
+      return right([{ type: 'SurgeCanceled', data: { surgeId: surge.surgeId, canceledAt: now } }]);
     case 'active':
-      // Runs already logged earned the bonus; cutting a surge short would make the banner's promise a lie.
-      return left(domainError('conflict', 'surge_active', 'An active surge cannot be canceled'));
+      return left(surgeErrors.active());
     case 'ended':
-      return left(domainError('conflict', 'surge_ended', 'Surge has already ended'));
+      return left(surgeErrors.ended());
     case 'canceled':
-      return left(domainError('conflict', 'surge_canceled', 'Surge is already canceled'));
+      return left(surgeErrors.canceled());
     default: {
       const unreachable: never = status;
       return unreachable;
@@ -55,7 +58,7 @@ function cancel(command: CancelSurge, state: SurgeScheduleState): Result {
 }
 
 /** Decides a surge command against the whole schedule. */
-export function decideSurge(command: SurgeCommand, state: SurgeScheduleState): Result {
+export function decideSurge(command: SurgeCommand, state: SurgeScheduleState): Decision {
   switch (command.type) {
     case 'ScheduleSurge':
       return schedule(command, state);
@@ -68,31 +71,10 @@ export function decideSurge(command: SurgeCommand, state: SurgeScheduleState): R
   }
 }
 
-/** Applies one surge event. */
-export function evolveSurge(state: SurgeScheduleState, event: SurgeEvent): SurgeScheduleState {
-  const surges = new Map(state.surges);
-  switch (event.type) {
-    case 'SurgeScheduled': {
-      const { surgeId, xpMultiplier, startsAt, endsAt } = event.data;
-      surges.set(surgeId, { surgeId, xpMultiplier, startsAt, endsAt, canceledAt: null });
-      break;
-    }
-    case 'SurgeCanceled': {
-      const surge = surges.get(event.data.surgeId);
-      if (surge) surges.set(surge.surgeId, { ...surge, canceledAt: event.data.canceledAt });
-      break;
-    }
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
-  return { surges };
-}
-
 /** The surge schedule (stream `surge-schedule`): scheduled → active → ended by time, or canceled before start. */
-export const surgeDecider: Decider<SurgeCommand, SurgeEvent, SurgeScheduleState> = {
+export const surgeDecider = defineDecider<SurgeCommand, SurgeEvent, SurgeScheduleState>({
   initialState: initialSurgeScheduleState,
   evolve: evolveSurge,
   decide: decideSurge,
-};
+  eventSchema: SurgeEvent,
+});

@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
-import { compareInstants } from '../gamification/time.ts';
+import { compareInstants } from '../shared/instant.ts';
+import type { SurgeEvent } from './events.ts';
 
 /** One surge as scheduled; `canceledAt` is set once it was called off. */
 export interface Surge {
@@ -24,7 +25,29 @@ export interface SurgeScheduleState {
 /** The schedule before any surge. */
 export const initialSurgeScheduleState: SurgeScheduleState = { surges: new Map() };
 
-/** The status of a surge at `now`: active on [startsAt, endsAt), ended from endsAt on. */
+/** Applies one surge event. */
+export function evolveSurge(state: SurgeScheduleState, event: SurgeEvent): SurgeScheduleState {
+  const surges = new Map(state.surges);
+  switch (event.type) {
+    case 'SurgeScheduled': {
+      const { surgeId, xpMultiplier, startsAt, endsAt } = event.data;
+      surges.set(surgeId, { surgeId, xpMultiplier, startsAt, endsAt, canceledAt: null });
+      break;
+    }
+    case 'SurgeCanceled': {
+      const surge = surges.get(event.data.surgeId);
+      if (surge) surges.set(surge.surgeId, { ...surge, canceledAt: event.data.canceledAt });
+      break;
+    }
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+  return { surges };
+}
+
+/** The status of a surge at `now` (ISO-8601): active on [startsAt, endsAt), ended from endsAt on. */
 export function surgeStatusAt(surge: Surge, now: string): SurgeStatus {
   if (surge.canceledAt !== null) return 'canceled';
   if (compareInstants(now, surge.startsAt) < 0) return 'scheduled';
@@ -41,13 +64,6 @@ export function activeSurgeAt(surges: Iterable<Surge>, at: string): Surge | null
 /** The XP multiplier in force at `at`: the active surge's, else 1. */
 export function xpMultiplierAt(surges: Iterable<Surge>, at: string): number {
   return activeSurgeAt(surges, at)?.xpMultiplier ?? 1;
-}
-
-/** Surges not yet started and not canceled, soonest first (GET /surge/upcoming). */
-export function upcomingSurges(surges: Iterable<Surge>, now: string): readonly Surge[] {
-  return [...surges]
-    .filter((s) => surgeStatusAt(s, now) === 'scheduled')
-    .sort((a, b) => compareInstants(a.startsAt, b.startsAt));
 }
 
 /** Whole seconds until a surge ends, never negative; the banner shows 'Expired' at 0 (§4). */

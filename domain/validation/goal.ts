@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableString } from './text.ts';
 import { goalErrors } from '../goal/messages.ts';
 import { targetError } from '../goal/target.ts';
 import { isStakeOption } from '../shared/money.ts';
@@ -15,8 +16,12 @@ export const createGoalBodySchema = z
     target_value: z.number({ error: 'Please enter a valid target value greater than 0' }),
     unit: distanceUnitSchema.default('km'),
     stake_amount_cents: z.number({ error: goalErrors.invalidStake().message }).default(0),
-    charity_id: z.string().min(1).nullable().default(null),
-    payment_method_id: z.string().min(1).nullable().default(null),
+    charity_id: storableString({ error: 'charity_id must be text or null' }).min(1).max(100).nullable().default(null),
+    payment_method_id: storableString({ error: 'payment_method_id must be text or null' })
+      .min(1)
+      .max(255)
+      .nullable()
+      .default(null),
     start: z.enum(['this_week', 'next_week']).default('this_week'),
   })
   .superRefine((body, ctx) => {

@@ -1,15 +1,14 @@
 import { z } from 'zod';
+import { storableString } from './text.ts';
 
 /** Group name (§5): trimmed, 3 to 50 characters. */
-export const groupNameSchema = z
-  .string({ error: 'Group name must be at least 3 characters' })
+export const groupNameSchema = storableString({ error: 'Group name must be at least 3 characters' })
   .trim()
   .min(3, 'Group name must be at least 3 characters')
   .max(50, 'Group name must be at most 50 characters');
 
 /** Invite code (§5): trimmed, uppercased, exactly 8 characters. */
-export const inviteCodeSchema = z
-  .string({ error: 'Invite code must be 8 characters' })
+export const inviteCodeSchema = storableString({ error: 'Invite code must be 8 characters' })
   .trim()
   .toUpperCase()
   .length(8, 'Invite code must be 8 characters');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { gpsPositionSchema } from './run.ts';
+import { gpsPositionSchema, gpsPositionsSchema, notesSchema, runDurationSchema } from './run.ts';
+import { isoInstant } from './text.ts';
 
 const limit = (max: number, fallback: number) =>
   z.coerce
@@ -24,11 +25,20 @@ export const goalListQuerySchema = z.object({
 export const runListQuerySchema = z.object({
   limit: limit(100, 20),
   cursor: z.string().min(1, 'Invalid cursor').max(200, 'Invalid cursor').optional(),
-  since: z.iso.datetime({ offset: true, error: 'since must be an ISO date-time' }).optional(),
+  since: isoInstant('since must be an ISO date-time').optional(),
 });
 
 /** POST /runs/gps/start: nothing is needed; an empty or absent body is fine. */
 export const gpsStartBodySchema = z.object({}).loose().default({});
+
+/**
+ * POST /runs/gps/positions: the fixes the tracker took since its last upload (every 10–30 s), for its open session.
+ * A batch is small; a session holds at most MAX_SESSION_FIXES in all (domain/run/track-upload.ts).
+ */
+export const gpsPositionsBodySchema = z.object({
+  session_id: z.uuid({ error: 'session_id must be the id POST /runs/gps/start answered' }),
+  positions: z.array(gpsPositionSchema).max(1000, 'At most 1000 positions per upload'),
+});
 
 /**
  * POST /runs/gps/finish: the positions the tracker recorded (a killed app restores them from local storage), the
@@ -37,15 +47,9 @@ export const gpsStartBodySchema = z.object({}).loose().default({});
  */
 export const gpsFinishBodySchema = z.object({
   session_id: z.string().min(1).max(100).optional(),
-  positions: z.array(gpsPositionSchema).max(100_000).default([]),
-  duration_sec: z.number().nonnegative().optional(),
-  notes: z
-    .string()
-    .trim()
-    .max(1000, 'Notes must be at most 1000 characters')
-    .transform((s) => (s === '' ? null : s))
-    .nullable()
-    .default(null),
+  positions: gpsPositionsSchema.default([]),
+  duration_sec: runDurationSchema.optional(),
+  notes: notesSchema.default(null),
   /** The user canceled the run: end the session and save nothing (§4). */
-  discard: z.boolean().default(false),
+  discard: z.boolean({ error: 'discard must be true or false' }).default(false),
 });

@@ -1,38 +1,73 @@
 import { z } from 'zod';
-import { MAX_NOTES_LENGTH } from '../run/messages.ts';
+import {
+  EARLIEST_RUN_MS,
+  LATEST_FIX_MS,
+  MAX_FIX_ACCURACY_M,
+  MAX_RUN_KM,
+  MAX_RUN_POSITIONS,
+  MAX_RUN_SECONDS,
+  runLimitErrors,
+} from '../run/limits.ts';
+import { MAX_NOTES_LENGTH } from '../run/policy.ts';
+import { isoInstant, storableString } from './text.ts';
 
-/** One GPS fix (§3 gps_data.positions): timestamp in epoch milliseconds, accuracy in metres when known. */
+/** A number from `min` to `max`, with one message naming the field for every way to miss (type, range, NaN). */
+function bounded(field: string, min: number, max: number, unit = '') {
+  const message = `${field} must be a number from ${min} to ${max}${unit}`;
+  return z.number({ error: message }).min(min, message).max(max, message);
+}
+
+const TIMESTAMP = 'timestamp must be epoch milliseconds between 2000 and 2100';
+
+/**
+ * One GPS fix (§3 gps_data.positions): timestamp in epoch milliseconds (2000–2100), accuracy in metres when known.
+ * The bounds are what a fix can be (domain/run/limits.ts); the run decider checks them again.
+ */
 export const gpsPositionSchema = z.object({
-  latitude: z.number().min(-90).max(90),
-  longitude: z.number().min(-180).max(180),
-  timestamp: z.number(),
-  accuracy: z.number().nonnegative().nullable().optional(),
+  latitude: bounded('latitude', -90, 90),
+  longitude: bounded('longitude', -180, 180),
+  timestamp: z.number({ error: TIMESTAMP }).min(EARLIEST_RUN_MS, TIMESTAMP).lt(LATEST_FIX_MS, TIMESTAMP),
+  accuracy: bounded('accuracy', 0, MAX_FIX_ACCURACY_M, ' m').nullable().optional(),
 });
 
-const notesSchema = z
-  .string()
+/** The positions of one run: at most MAX_RUN_POSITIONS. */
+export const gpsPositionsSchema = z
+  .array(gpsPositionSchema, { error: 'positions must be a list of GPS positions' })
+  .max(MAX_RUN_POSITIONS, `A run can carry at most ${MAX_RUN_POSITIONS} GPS positions`);
+
+/** Elapsed seconds of a run: 0 to 48 hours (the runs table holds a whole number of seconds). */
+export const runDurationSchema = bounded('duration_sec', 0, MAX_RUN_SECONDS, ' (48 hours)');
+
+/** Run notes: trimmed, at most 1000 characters, storable; blank becomes null. Absent is left to each schema. */
+export const notesSchema = storableString({ error: 'notes must be text or null' })
   .trim()
   .max(MAX_NOTES_LENGTH, `Notes must be at most ${MAX_NOTES_LENGTH} characters`)
   .transform((s) => (s === '' ? null : s))
-  .nullable()
-  .default(null);
+  .nullable();
 
 /**
  * POST /runs (§7). The 60 s / 2 positions rule is the decider's, so the spec's one message (§8) comes from one
- * place; this schema checks shapes only. `distance_km` is the client's figure: the server recomputes it from the
- * track.
+ * place; this schema checks shapes and bounds only. `distance_km` is the client's figure: the server recomputes it
+ * from the track.
  */
 export const runBodySchema = z.object({
-  started_at: z.iso.datetime({ offset: true, error: 'started_at must be an ISO date-time' }),
-  distance_km: z.number().nonnegative(),
-  duration_sec: z.number().nonnegative(),
-  source: z.literal('gps').default('gps'),
-  gps_data: z.object({ positions: z.array(gpsPositionSchema).max(100_000) }).default({ positions: [] }),
-  notes: notesSchema,
+  started_at: isoInstant('started_at must be an ISO date-time', {
+    ms: EARLIEST_RUN_MS,
+    message: runLimitErrors.tooEarly().message,
+  }),
+  distance_km: bounded('distance_km', 0, MAX_RUN_KM, ' km'),
+  duration_sec: runDurationSchema,
+  source: z.literal('gps', { error: "source must be 'gps'" }).default('gps'),
+  gps_data: z
+    .object({ positions: gpsPositionsSchema }, { error: 'gps_data must be an object with positions' })
+    .default({ positions: [] }),
+  notes: notesSchema.default(null),
 });
 
-/** PATCH /runs/{id}: notes only. */
-export const patchRunBodySchema = z.object({ notes: notesSchema });
+/**
+ * PATCH /runs/{id}: notes only. Absent leaves them as they are (`{}` changes nothing); null or blank clears them.
+ */
+export const patchRunBodySchema = z.object({ notes: notesSchema.optional() });
 
 /** A parsed run body. */
 export type RunBody = z.infer<typeof runBodySchema>;

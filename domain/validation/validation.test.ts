@@ -5,6 +5,7 @@ import { feedFilterSchema, reactionBodySchema, reactionEmojiSchema } from './fee
 import { createGoalBodySchema, patchGoalBodySchema } from './goal.ts';
 import { createGroupBodySchema, groupNameSchema, inviteCodeSchema } from './group.ts';
 import { notificationPreferencesSchema, pushRegistrationSchema, timeOfDaySchema } from './notifications.ts';
+import { gpsFinishBodySchema } from './lists.ts';
 import { patchRunBodySchema, runBodySchema } from './run.ts';
 import {
   profileUpdateSchema,
@@ -62,6 +63,8 @@ describe('goal creation body', () => {
 
   it.each([
     [{ target_value: 0 }, 'Please enter a valid target value greater than 0'],
+    [{ target_value: 0.004 }, 'Please enter a valid target value greater than 0'],
+    [{ target_value: 1e-300, unit: 'mi' }, 'Please enter a valid target value greater than 0'],
     [{ target_value: 'abc' }, 'Please enter a valid target value greater than 0'],
     [{ target_value: 805 }, 'Distance goal cannot exceed 804.67 km per week'],
     [{ target_value: 501, unit: 'mi' }, 'Distance goal cannot exceed 500 mi per week'],
@@ -131,9 +134,12 @@ describe('runs', () => {
     distance_km: 5,
     duration_sec: 1800,
     source: 'gps',
-    gps_data: { positions: [{ latitude: 40, longitude: -74, timestamp: 1, accuracy: 5 }] },
+    gps_data: {
+      positions: [{ latitude: 40, longitude: -74, timestamp: Date.parse('2025-03-10T12:00:00Z'), accuracy: 5 }],
+    },
     notes: '  ',
   };
+  const fix = body.gps_data.positions[0]!;
 
   it('accepts a GPS run; blank notes become null', () => {
     expect(runBodySchema.parse(body).notes).toBeNull();
@@ -143,12 +149,51 @@ describe('runs', () => {
     expect(messages(runBodySchema, { ...body, started_at: 'yesterday' })).toEqual([
       'started_at must be an ISO date-time',
     ]);
-    expect(
-      messages(runBodySchema, { ...body, gps_data: { positions: [{ latitude: 91, longitude: 0, timestamp: 1 }] } }),
-    ).toHaveLength(1);
+    expect(messages(runBodySchema, { ...body, gps_data: { positions: [{ ...fix, latitude: 91 }] } })).toEqual([
+      'latitude must be a number from -90 to 90',
+    ]);
     expect(messages(patchRunBodySchema, { notes: 'x'.repeat(1001) })).toEqual([
       'Notes must be at most 1000 characters',
     ]);
+  });
+
+  it('bounds every number to what a run can be, naming the field', () => {
+    expect(messages(runBodySchema, { ...body, duration_sec: 2147483648 })).toEqual([
+      'duration_sec must be a number from 0 to 172800 (48 hours)',
+    ]);
+    expect(messages(runBodySchema, { ...body, distance_km: 1e9 })).toEqual([
+      'distance_km must be a number from 0 to 500 km',
+    ]);
+    expect(messages(runBodySchema, { ...body, started_at: '0000-01-01T00:00:00Z' })).toEqual([
+      'A run cannot start before the year 2000',
+    ]);
+    const withFix = (over: object) => ({ ...body, gps_data: { positions: [{ ...fix, ...over }] } });
+    expect(messages(runBodySchema, withFix({ timestamp: 1 }))).toEqual([
+      'timestamp must be epoch milliseconds between 2000 and 2100',
+    ]);
+    expect(messages(runBodySchema, withFix({ accuracy: 1e7 }))).toEqual([
+      'accuracy must be a number from 0 to 100000 m',
+    ]);
+    expect(messages(runBodySchema, withFix({ longitude: -181 }))).toEqual([
+      'longitude must be a number from -180 to 180',
+    ]);
+    expect(messages(gpsFinishBodySchema, { duration_sec: 1e10 })).toEqual([
+      'duration_sec must be a number from 0 to 172800 (48 hours)',
+    ]);
+  });
+
+  it('refuses text PostgreSQL cannot store, naming the field', () => {
+    const unstorable = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+    expect(messages(runBodySchema, { ...body, notes: 'a\u0000b' })).toEqual([`notes: ${unstorable}`]);
+    expect(messages(patchRunBodySchema, { notes: 'a\ud800b' })).toEqual([`notes: ${unstorable}`]);
+    expect(messages(createGroupBodySchema, { name: 'Run\u0000ners' })).toEqual([`name: ${unstorable}`]);
+  });
+
+  it('a notes patch: absent leaves the notes alone, null or blank clears them', () => {
+    expect(patchRunBodySchema.parse({})).toEqual({});
+    expect(patchRunBodySchema.parse({ notes: null })).toEqual({ notes: null });
+    expect(patchRunBodySchema.parse({ notes: ' ' })).toEqual({ notes: null });
+    expect(patchRunBodySchema.parse({ notes: ' hills ' })).toEqual({ notes: 'hills' });
   });
 });
 

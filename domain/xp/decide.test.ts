@@ -1,3 +1,4 @@
+import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '../shared/decider.ts';
 import { given } from '../shared/testing/given-when-then.ts';
@@ -6,7 +7,7 @@ import { xpLedgerDecider } from './decide.ts';
 import type { XpLedgerEvent } from './events.ts';
 import { badgeFactsOf } from './state.ts';
 
-const now = '2026-11-18T12:00:00.000Z';
+const now = Temporal.Instant.from('2026-11-18T12:00:00.000Z');
 const award = (runId: string, distanceKm: number, xpMultiplier = 1): XpLedgerCommand => ({
   type: 'AwardRunXp',
   userId: 'u1',
@@ -40,6 +41,25 @@ describe('XP ledger', () => {
       type: 'RunXpAwarded',
       data: { xpAmount: 100, baseXp: 50, surgeBonus: 50, description: 'Run: 5.00 km (Surge 2x)' },
     });
+  });
+
+  it('pays once per stretch of time and per recording: overlapping or repeated runs earn nothing', () => {
+    const timed = (runId: string, startedAt: string, endedAt: string, trackKey: string | null): XpLedgerCommand =>
+      ({
+        ...award(runId, 5),
+        startedAt,
+        endedAt,
+        trackKey,
+      }) as XpLedgerCommand;
+    const events = run([
+      timed('r1', '2026-11-18T06:00:00Z', '2026-11-18T06:30:00Z', 'k1'),
+      timed('r2', '2026-11-18T06:10:00Z', '2026-11-18T06:40:00Z', 'k2'), // overlaps r1
+      timed('r3', '2026-11-19T06:00:00Z', '2026-11-19T06:30:00Z', 'k1'), // r1's track sent again
+      timed('r4', '2026-11-18T06:29:30Z', '2026-11-18T07:00:00Z', 'k4'), // within the one-minute tolerance
+      { type: 'RevokeRunXp', userId: 'u1', runId: 'r1', now },
+      timed('r5', '2026-11-18T06:05:00Z', '2026-11-18T06:25:00Z', 'k5'), // r1 was deleted: its time is free again
+    ]);
+    expect(events.filter((e) => e.type === 'RunXpAwarded').map((e) => e.data.runId)).toEqual(['r1', 'r4', 'r5']);
   });
 
   it('revokes a deleted run once, surge bonus included, and forgets it for badges', () => {

@@ -1,73 +1,82 @@
-import type { WeekResult } from '../gamification/streaks.ts';
+import { z } from 'zod';
+import { entityId, isoDate, isoInstant } from '../shared/event-schema.ts';
+
+const xp = z.number().int();
+const weekResult = z.enum(['completed', 'missed']);
 
 /** A run earned XP; carries the run facts the badge rules need (distance counted for XP, local start). */
-export interface RunXpAwarded {
-  readonly type: 'RunXpAwarded';
-  readonly data: {
-    readonly userId: string;
-    readonly runId: string;
+export const RunXpAwarded = z.object({
+  type: z.literal('RunXpAwarded'),
+  data: z.object({
+    userId: entityId,
+    runId: entityId,
     /** km counted for XP (the verification policy's trusted distance). */
-    readonly distanceKm: number;
-    readonly startedAt: string;
+    distanceKm: z.number().nonnegative(),
+    startedAt: isoInstant,
     /** Start on the user's wall clock when the run was recorded ('YYYY-MM-DDTHH:mm:ss'). */
-    readonly localStart: string;
+    localStart: z.iso.datetime({ local: true }),
     /** 1 outside a surge. */
-    readonly xpMultiplier: number;
-    readonly baseXp: number;
-    readonly surgeBonus: number;
-    readonly xpAmount: number;
-    readonly description: string;
-    readonly awardedAt: string;
-  };
-}
+    xpMultiplier: z.number().positive(),
+    /** The run's claimed end and track fingerprint, when its verdict has them (see AwardRunXp). */
+    endedAt: isoInstant.optional(),
+    trackKey: z.string().nullable().optional(),
+    baseXp: xp,
+    surgeBonus: xp,
+    xpAmount: xp,
+    description: z.string(),
+    awardedAt: isoInstant,
+  }),
+});
+/** A run earned XP. */
+export type RunXpAwarded = z.infer<typeof RunXpAwarded>;
 
 /** A deleted run's XP was taken back (negative amount). */
-export interface RunXpRevoked {
-  readonly type: 'RunXpRevoked';
-  readonly data: {
-    readonly userId: string;
-    readonly runId: string;
-    readonly xpAmount: number;
-    readonly description: string;
-    readonly revokedAt: string;
-  };
-}
+export const RunXpRevoked = z.object({
+  type: z.literal('RunXpRevoked'),
+  data: z.object({
+    userId: entityId,
+    runId: entityId,
+    xpAmount: xp,
+    description: z.string(),
+    revokedAt: isoInstant,
+  }),
+});
+/** A deleted run's XP was taken back. */
+export type RunXpRevoked = z.infer<typeof RunXpRevoked>;
 
 /** A goal's week was settled for the streak; the streak as it stands afterwards. */
-export interface WeekSettled {
-  readonly type: 'WeekSettled';
-  readonly data: {
-    readonly userId: string;
-    readonly goalId: string;
-    readonly weekStart: string;
-    readonly result: WeekResult;
-    readonly currentStreak: number;
-    readonly longestStreak: number;
-    readonly lastCompletedWeek: string | null;
-    readonly settledAt: string;
-  };
-}
+export const WeekSettled = z.object({
+  type: z.literal('WeekSettled'),
+  data: z.object({
+    userId: entityId,
+    goalId: entityId,
+    weekStart: isoDate,
+    result: weekResult,
+    currentStreak: z.number().int().nonnegative(),
+    longestStreak: z.number().int().nonnegative(),
+    lastCompletedWeek: isoDate.nullable(),
+    settledAt: isoInstant,
+  }),
+});
+/** A goal's week was settled for the streak. */
+export type WeekSettled = z.infer<typeof WeekSettled>;
 
 /** XP for a completed goal, a streak week or a badge. */
-export interface XpAwarded {
-  readonly type: 'XpAwarded';
-  readonly data: {
-    readonly userId: string;
-    readonly sourceType: 'goal' | 'streak' | 'badge';
-    readonly sourceId: string;
-    readonly xpAmount: number;
-    readonly description: string;
-    readonly awardedAt: string;
-  };
-}
+export const XpAwarded = z.object({
+  type: z.literal('XpAwarded'),
+  data: z.object({
+    userId: entityId,
+    sourceType: z.enum(['goal', 'streak', 'badge']),
+    sourceId: entityId,
+    xpAmount: xp,
+    description: z.string(),
+    awardedAt: isoInstant,
+  }),
+});
+/** XP for a completed goal, a streak week or a badge. */
+export type XpAwarded = z.infer<typeof XpAwarded>;
 
-/** Every event of a user's XP ledger (stream `xp-<userId>`). */
-export type XpLedgerEvent = RunXpAwarded | RunXpRevoked | WeekSettled | XpAwarded;
-
-/** The event types of the ledger, for subscribers that filter the global log. */
-export const XP_LEDGER_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'RunXpAwarded',
-  'RunXpRevoked',
-  'WeekSettled',
-  'XpAwarded',
-]);
+/** Every event of a user's XP ledger (stream `xp-<userId>`): the ledger decider's schema. */
+export const XpLedgerEvent = z.discriminatedUnion('type', [RunXpAwarded, RunXpRevoked, WeekSettled, XpAwarded]);
+/** Every event of a user's XP ledger. */
+export type XpLedgerEvent = z.infer<typeof XpLedgerEvent>;

@@ -1,0 +1,175 @@
+import { type GpsPosition, haversineKm, trackLengthKm } from './geo.ts';
+import { SPEED_WINDOWS_SEC, verificationLimits as limits } from './verification-policy.ts';
+import { worldRecordSpeedKmh } from './world-records.ts';
+
+/** The stretch between two consecutive kept fixes, with what the policy found about it. */
+export interface Segment {
+  /** Epoch ms of its two fixes. */
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly km: number;
+  /** dense: fixes close enough in time to prove the distance; gap: too far apart; jump: faster than a human. */
+  readonly kind: 'dense' | 'gap' | 'jump';
+  /** A fix of it reached the server too late to count as live evidence. */
+  readonly late: boolean;
+  /** Inside a window whose average speed beats the world record for that window's duration. */
+  readonly tooFast: boolean;
+  /** Inside a window of 10 minutes or more held at cycling speed. */
+  readonly cycling: boolean;
+}
+
+/** The track after each stage of reading, with the fixes each stage dropped. */
+export interface TrackReading {
+  /** Length of the track as submitted (km). */
+  readonly rawKm: number;
+  /** Length once fixes outside the claimed time are dropped, then inaccurate ones, then jumps and disorder. */
+  readonly inTimeKm: number;
+  readonly accurateKm: number;
+  readonly cleanKm: number;
+  readonly dropped: { readonly outsideTime: number; readonly inaccurate: number; readonly jumps: number };
+  readonly segments: readonly Segment[];
+}
+
+/** What the reader needs besides the fixes. */
+export interface TrackClaim {
+  readonly claimedStartMs: number;
+  readonly claimedEndMs: number;
+  /** Whether this fix reached the server too late to be live evidence. */
+  readonly isLate: (fix: GpsPosition) => boolean;
+}
+
+const kmh = (km: number, sec: number) => (sec > 0 ? (km / sec) * 3600 : km > 0 ? Number.POSITIVE_INFINITY : 0);
+
+/** The distance two fixes' own accuracies explain (km): a move within it may be jitter, not motion. */
+const fuzzKm = (a: GpsPosition, b: GpsPosition) => ((a.accuracy ?? 0) + (b.accuracy ?? 0)) / 1000;
+
+/** Whether going from a to b is faster than any human, beyond what the fixes' accuracy explains. */
+function isJump(a: GpsPosition, b: GpsPosition): boolean {
+  const km = haversineKm(a, b);
+  return km > fuzzKm(a, b) && kmh(km, (b.timestamp - a.timestamp) / 1000) > limits.jumpSpeedKmh;
+}
+
+/** Keeps fixes in strictly increasing time (a fix dated at or before the previous one is a glitch). */
+function inOrder(fixes: readonly GpsPosition[]): GpsPosition[] {
+  const kept: GpsPosition[] = [];
+  for (const fix of fixes) {
+    const last = kept[kept.length - 1];
+    if (last === undefined || fix.timestamp > last.timestamp) kept.push(fix);
+  }
+  return kept;
+}
+
+/** Drops single fixes that jump away and straight back (a GPS spike): the runner never left the line. */
+function withoutSpikes(fixes: readonly GpsPosition[]): GpsPosition[] {
+  const kept: GpsPosition[] = [];
+  for (const [i, fix] of fixes.entries()) {
+    const prev = kept[kept.length - 1];
+    const next = fixes[i + 1];
+    if (prev && next && isJump(prev, fix) && isJump(fix, next) && !isJump(prev, next)) continue;
+    kept.push(fix);
+  }
+  return kept;
+}
+
+/**
+ * Marks the segments covered by a window whose average speed breaks a limit: for each window length, each start
+ * fix's window ends at the first fix at least that long after it. Jumps add no distance (they are thrown out on
+ * their own); gaps add their straight-line distance, a lower bound of the ground covered. Ranges are marked with a
+ * difference array, so the whole check is O(fixes × windows).
+ */
+function markFastWindows(fixes: readonly GpsPosition[], kinds: readonly Segment['kind'][]) {
+  const n = kinds.length;
+  const cumKm = [0];
+  for (let i = 0; i < n; i++) {
+    cumKm.push(cumKm[i]! + (kinds[i] === 'jump' ? 0 : haversineKm(fixes[i]!, fixes[i + 1]!)));
+  }
+  const tooFast = new Array<number>(n + 1).fill(0);
+  const cycling = new Array<number>(n + 1).fill(0);
+  const spanSec = n > 0 ? (fixes[n]!.timestamp - fixes[0]!.timestamp) / 1000 : 0;
+  const windows = [...SPEED_WINDOWS_SEC.filter((w) => w < spanSec), spanSec].filter(
+    (w) => w >= limits.minSpeedWindowSec,
+  );
+  for (const window of windows) {
+    let j = 0;
+    for (let i = 0; i < n; i++) {
+      if (j <= i) j = i + 1;
+      while (j <= n && (fixes[j]!.timestamp - fixes[i]!.timestamp) / 1000 < window) j++;
+      if (j > n) break;
+      const sec = (fixes[j]!.timestamp - fixes[i]!.timestamp) / 1000;
+      const speed = kmh(cumKm[j]! - cumKm[i]!, sec);
+      if (speed > worldRecordSpeedKmh(sec)) {
+        tooFast[i]!++;
+        tooFast[j]!--;
+      }
+      if (sec >= limits.cyclingWindowSec && speed > limits.cyclingSpeedKmh) {
+        cycling[i]!++;
+        cycling[j]!--;
+      }
+    }
+  }
+  let fast = 0;
+  let cycle = 0;
+  return kinds.map((_, i) => {
+    fast += tooFast[i]!;
+    cycle += cycling[i]!;
+    return { tooFast: fast > 0, cycling: cycle > 0 };
+  });
+}
+
+/**
+ * Reads a GPS track against its claim (pure): drops fixes outside the claimed time, fixes less accurate than the
+ * limit, fixes out of time order and single-fix spikes, then classifies what is left segment by segment and holds
+ * every window of the track against the world records and cycling speed. Each stage only removes fixes, so by the
+ * triangle inequality each stage's length is at most the previous one's.
+ */
+export function readTrack(positions: readonly GpsPosition[], claim: TrackClaim): TrackReading {
+  const tolMs = limits.fixTimeToleranceSec * 1000;
+  const inTime = positions.filter(
+    (p) => p.timestamp >= claim.claimedStartMs - tolMs && p.timestamp <= claim.claimedEndMs + tolMs,
+  );
+  const accurate = inTime.filter((p) => (p.accuracy ?? 0) <= limits.maxFixAccuracyM);
+  const clean = withoutSpikes(inOrder(accurate));
+  const kinds = clean.slice(1).map((b, i): Segment['kind'] => {
+    const a = clean[i]!;
+    if (isJump(a, b)) return 'jump';
+    return (b.timestamp - a.timestamp) / 1000 > limits.maxDenseGapSec ? 'gap' : 'dense';
+  });
+  const speedMarks = markFastWindows(clean, kinds);
+  const segments = kinds.map((kind, i): Segment => {
+    const a = clean[i]!;
+    const b = clean[i + 1]!;
+    return {
+      startMs: a.timestamp,
+      endMs: b.timestamp,
+      km: haversineKm(a, b),
+      kind,
+      late: claim.isLate(a) || claim.isLate(b),
+      ...speedMarks[i]!,
+    };
+  });
+  return {
+    rawKm: trackLengthKm(positions),
+    inTimeKm: trackLengthKm(inTime),
+    accurateKm: trackLengthKm(accurate),
+    cleanKm: trackLengthKm(clean),
+    dropped: {
+      outsideTime: positions.length - inTime.length,
+      inaccurate: inTime.length - accurate.length,
+      jumps: accurate.length - clean.length,
+    },
+    segments,
+  };
+}
+
+/** Whether a segment's distance counts for XP and free goals: plausible running, even across a short gap. */
+export function countsForXp(segment: Segment): boolean {
+  if (segment.kind === 'jump' || segment.tooFast) return false;
+  if (segment.kind === 'dense') return true;
+  const sec = (segment.endMs - segment.startMs) / 1000;
+  return sec <= limits.maxCreditedGapSec && kmh(segment.km, sec) <= worldRecordSpeedKmh(sec);
+}
+
+/** Whether a segment's distance counts toward a stake: dense, live, and at human running speed. */
+export function countsForStake(segment: Segment): boolean {
+  return segment.kind === 'dense' && !segment.late && !segment.tooFast && !segment.cycling;
+}

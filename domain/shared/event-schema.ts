@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+// The building blocks of every aggregate's event schemas (events.ts). Event data is JSON: instants and dates travel
+// as ISO-8601 strings, so the schema checks their form and the decider keeps them comparable.
+
+/** An instant in event data: ISO-8601 with an offset ('…Z' or '…+02:00'), any sub-second precision. */
+export const isoInstant = z.iso.datetime({ offset: true });
+
+/** A calendar date in event data, 'YYYY-MM-DD' (a goal's week start). */
+export const isoDate = z.iso.date();
+
+/** An id in event data: any non-empty string (uuids, `strava-<id>`, derived ids). */
+export const entityId = z.string().min(1);

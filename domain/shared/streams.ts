@@ -1,0 +1,44 @@
+/**
+ * Every stream name of the event log, in one place: one stream per aggregate instance (ARCHITECTURE.md), named
+ * `<kind>-<id>`. Writers name streams here and readers recognise them here, so a rename cannot miss a file.
+ */
+export const streams = {
+  /** A user's account: registration, profile changes, deletion (domain/account). */
+  account: (userId: string) => `user-${userId}`,
+  /** A user's index of goal weeks: one goal per week, one upcoming goal (domain/goal/user-goals.ts). */
+  userGoals: (userId: string) => `user-goals-${userId}`,
+  /** One goal (domain/goal). */
+  goal: (goalId: string) => `goal-${goalId}`,
+  /** One run, logged, tracked or imported (domain/run); an import's id comes from `importedRunId`. */
+  run: (runId: string) => `run-${runId}`,
+  /** A user's GPS tracking: at most one open session at a time (domain/run/tracking.ts). */
+  tracking: (userId: string) => `tracking-${userId}`,
+  /** The fixes a tracking session uploaded while it ran (domain/run/track-upload.ts). */
+  trackingSession: (sessionId: string) => `tracking-session-${sessionId}`,
+  /** One stake (domain/stake); a goal's stake id comes from `stakeIdForGoal`. */
+  stake: (stakeId: string) => `stake-${stakeId}`,
+  /** The outcome of one release of a stake's hold, recorded once (app-server/process/stakes/release-confirmed.ts). */
+  stakeRelease: (idempotencyKey: string) => `stake-release-${idempotencyKey}`,
+  /** One group (domain/group). */
+  group: (groupId: string) => `group-${groupId}`,
+  /** The reactions to one feed card (domain/reaction). */
+  feedReactions: (feedEventId: string) => `feed-reactions-${feedEventId}`,
+  /** A user's badge collection (domain/badge). */
+  badges: (userId: string) => `badges-${userId}`,
+  /** A user's XP ledger (domain/xp). */
+  xpLedger: (userId: string) => `xp-${userId}`,
+  /** The one surge schedule (domain/surge). */
+  surgeSchedule: () => 'surge-schedule',
+  /** One connection to an external service (Strava). */
+  externalAccount: (connectionId: string) => `external-account-${connectionId}`,
+} as const;
+
+/** Whether a stream is one stake's own stream (`stake-<id>`), not a release record beside it. */
+export function isStakeStream(streamId: string): boolean {
+  return streamId.startsWith('stake-') && !streamId.startsWith('stake-release-');
+}
+
+/** Whether a stream is one goal's stream. */
+export function isGoalStream(streamId: string): boolean {
+  return streamId.startsWith('goal-');
+}
