@@ -5,7 +5,6 @@ import { groupsProjector } from './groups/groups-projector.ts';
 import { logStatsProjector } from './log-stats/log-stats-projector.ts';
 import type { Projector } from './runner/projector.ts';
 import { runsProjector } from './runs/runs-projector.ts';
-import { ledgerProjector } from './ledger/ledger-projector.ts';
 import { stakesProjector } from './stakes/stakes-projector.ts';
 import { surgeProjector } from './surge/surge-projector.ts';
 
@@ -19,5 +18,21 @@ export const allProjectors: readonly Projector[] = [
   groupsProjector,
   feedProjector,
   stakesProjector,
-  ledgerProjector,
 ];
+
+/**
+ * The names of the read models, for code that names the ones it depends on (a write route declares the ones its
+ * answer reads). Kept equal to allProjectors' names by registry.test.ts.
+ */
+export const readModelNames = [
+  'log-stats',
+  'runs',
+  'goals',
+  'gamification',
+  'surges',
+  'groups',
+  'feed',
+  'stakes',
+] as const;
+
+export type ReadModelName = (typeof readModelNames)[number];

@@ -9,7 +9,7 @@ import type { StakeEvent } from '../../domain/stake/events.ts';
 import type { RunXpAwarded } from '../../domain/xp/events.ts';
 import type { Projector, TableNames } from '../runner/projector.ts';
 import { badgeEarnedData, feedIds, runCompletedData, stakeCreatedData } from './feed-rows.ts';
-import { createFeedTables, type FeedTable } from './feed-tables.ts';
+import { createFeedTables, type FeedEventData, type FeedTable } from './feed-tables.ts';
 
 type Tables = TableNames<FeedTable>;
 type Relevant = RunEvent | RunXpAwarded | StakeEvent | BadgeEvent | GoalCreated | GroupEvent | ReactionEvent;
@@ -34,7 +34,12 @@ export const feedProjector: Projector<FeedTable> = {
   createTables: createFeedTables,
 
   async apply(events, { tx, tables, announce }) {
-    const changes: Changes = { feedAuthors: new Set(), reactionAuthors: new Set(), reactors: new Set(), groups: new Set() };
+    const changes: Changes = {
+      feedAuthors: new Set(),
+      reactionAuthors: new Set(),
+      reactors: new Set(),
+      groups: new Set(),
+    };
     for (const recorded of events) await applyOne(tx, tables, recorded, changes);
     await announceChanges(tx, tables, changes, announce);
   },
@@ -44,7 +49,7 @@ async function insertCard(
   tx: Transaction<object>,
   t: Tables,
   recorded: RecordedEvent,
-  card: { id: string; userId: string; type: string; data: Record<string, unknown>; visible?: boolean },
+  card: { id: string; userId: string; type: string; data: FeedEventData; visible?: boolean },
 ) {
   await sql`
     INSERT INTO ${sql.table(t.feed_events)} (id, user_id, group_id, event_type, event_data, is_visible, created_at,
@@ -61,7 +66,13 @@ async function applyOne(tx: Transaction<object>, t: Tables, recorded: RecordedEv
       const d = event.data;
       // A rejected run (vehicle, teleport) is kept for its owner's history but not celebrated in the feed.
       const visible = d.verification.verdict !== 'rejected';
-      await insertCard(tx, t, recorded, { id: feedIds.run(d.runId), userId: d.userId, type: 'run_completed', data: runCompletedData(d), visible });
+      await insertCard(tx, t, recorded, {
+        id: feedIds.run(d.runId),
+        userId: d.userId,
+        type: 'run_completed',
+        data: runCompletedData(d),
+        visible,
+      });
       changes.feedAuthors.add(d.userId);
       return;
     }
@@ -89,7 +100,12 @@ async function applyOne(tx: Transaction<object>, t: Tables, recorded: RecordedEv
       const { rows } = await sql<{ goal_type: string }>`
         SELECT goal_type FROM ${sql.table(t.feed_goal_types)} WHERE goal_id = ${d.goalId}`.execute(tx);
       const data = stakeCreatedData(d, rows[0]?.goal_type ?? null);
-      await insertCard(tx, t, recorded, { id: feedIds.stakeCreated(d.stakeId), userId: d.userId, type: 'stake_created', data });
+      await insertCard(tx, t, recorded, {
+        id: feedIds.stakeCreated(d.stakeId),
+        userId: d.userId,
+        type: 'stake_created',
+        data,
+      });
       changes.feedAuthors.add(d.userId);
       return;
     }
@@ -102,7 +118,12 @@ async function applyOne(tx: Transaction<object>, t: Tables, recorded: RecordedEv
       return;
     case 'BadgeEarned': {
       const d = event.data;
-      await insertCard(tx, t, recorded, { id: feedIds.badge(d.badgeId), userId: d.userId, type: 'badge_earned', data: badgeEarnedData(d) });
+      await insertCard(tx, t, recorded, {
+        id: feedIds.badge(d.badgeId),
+        userId: d.userId,
+        type: 'badge_earned',
+        data: badgeEarnedData(d),
+      });
       changes.feedAuthors.add(d.userId);
       return;
     }
@@ -137,13 +158,26 @@ async function settled(
   donation: number,
   changes: Changes,
 ) {
-  const { rows } = await sql<{ user_id: string; event_data: Record<string, unknown> }>`
-    SELECT user_id, event_data FROM ${sql.table(t.feed_events)} WHERE id = ${feedIds.stakeCreated(stakeId)}`.execute(tx);
+  const { rows } = await sql<{ user_id: string; event_data: FeedEventData }>`
+    SELECT user_id, event_data FROM ${sql.table(t.feed_events)} WHERE id = ${feedIds.stakeCreated(stakeId)}`.execute(
+    tx,
+  );
   const opened = rows[0];
   if (!opened) return;
-  const charityId = (opened.event_data.charity_id as string | null) ?? null;
-  const data = { success, goal_type: opened.event_data.goal_type, has_charity: charityId !== null, charity_id: charityId, donation_amount: donation };
-  await insertCard(tx, t, recorded, { id: feedIds.stakeSettled(stakeId), userId: opened.user_id, type: 'stake_settled', data });
+  const charityId = opened.event_data.charity_id ?? null;
+  const data: FeedEventData = {
+    success,
+    goal_type: opened.event_data.goal_type,
+    has_charity: charityId !== null,
+    charity_id: charityId,
+    donation_amount: donation,
+  };
+  await insertCard(tx, t, recorded, {
+    id: feedIds.stakeSettled(stakeId),
+    userId: opened.user_id,
+    type: 'stake_settled',
+    data,
+  });
   changes.feedAuthors.add(opened.user_id);
 }
 
@@ -184,7 +218,8 @@ async function announceChanges(
     return [...authors, ...rows.map((r) => r.user_id)];
   };
   for (const userId of await audience(changes.feedAuthors)) announce(userId, 'feed');
-  for (const userId of [...(await audience(changes.reactionAuthors)), ...changes.reactors]) announce(userId, 'reactions');
+  for (const userId of [...(await audience(changes.reactionAuthors)), ...changes.reactors])
+    announce(userId, 'reactions');
   if (changes.groups.size > 0) {
     const { rows } = await sql<{ user_id: string }>`
       SELECT DISTINCT user_id FROM ${sql.table(t.feed_group_members)} WHERE group_id = ANY(${[...changes.groups]}::text[])`.execute(

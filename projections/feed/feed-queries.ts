@@ -19,7 +19,9 @@ export type FeedListRow = FeedEventRow & { display_name: string };
 export type ReactionRow = { feed_event_id: string; user_id: string; emoji: string; display_name: string };
 
 /** Whose cards a feed shows: one user's own, or a group's current members'. */
-export type FeedScope = { readonly kind: 'own'; readonly userId: string } | { readonly kind: 'group'; readonly groupId: string };
+export type FeedScope =
+  | { readonly kind: 'own'; readonly userId: string }
+  | { readonly kind: 'group'; readonly groupId: string };
 
 /**
  * A page of visible cards, newest first. `before` is the previous page's last global position (the cursor);

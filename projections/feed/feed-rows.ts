@@ -2,6 +2,7 @@ import type { BadgeEvent } from '../../domain/badge/events.ts';
 import { badgeDefinition } from '../../domain/gamification/badge-definitions.ts';
 import type { RunRecorded } from '../../domain/run/events.ts';
 import type { StakeOpened } from '../../domain/stake/events.ts';
+import type { FeedEventData } from './feed-tables.ts';
 
 /** Deterministic feed ids, derived from the source so a rebuild gives the same ids (and reaction streams match). */
 export const feedIds = {
@@ -12,7 +13,7 @@ export const feedIds = {
 };
 
 /** A run_completed card. Pace in s/km. XP arrives with a later event (the XP ledger), so it starts at 0. */
-export function runCompletedData(d: RunRecorded['data']): Record<string, unknown> {
+export function runCompletedData(d: RunRecorded['data']): FeedEventData {
   return {
     distance_km: d.distanceKm,
     duration_sec: d.durationSec,
@@ -25,11 +26,11 @@ export function runCompletedData(d: RunRecorded['data']): Record<string, unknown
 }
 
 /** A stake_created card: what kind of goal, and whether a charity benefits. Amounts stay private. */
-export function stakeCreatedData(d: StakeOpened['data'], goalType: string | null): Record<string, unknown> {
+export function stakeCreatedData(d: StakeOpened['data'], goalType: string | null): FeedEventData {
   return { goal_type: goalType, has_charity: d.charityId !== null, charity_id: d.charityId };
 }
 
 /** A badge_earned card; the name comes from the shared definitions. */
-export function badgeEarnedData(d: Extract<BadgeEvent, { type: 'BadgeEarned' }>['data']): Record<string, unknown> {
+export function badgeEarnedData(d: Extract<BadgeEvent, { type: 'BadgeEarned' }>['data']): FeedEventData {
   return { badge_type: d.badgeType, badge_name: badgeDefinition(d.badgeType).name };
 }

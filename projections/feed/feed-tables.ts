@@ -7,13 +7,36 @@ import type { TableNames } from '../runner/projector.ts';
  */
 export type FeedTable = 'feed_events' | 'reactions' | 'feed_goal_types' | 'feed_group_members';
 
+/**
+ * What a card's `event_data` may hold (§3 event_data, less the author's name, joined when read): a run's figures,
+ * a stake's goal type, charity and outcome, a badge's name. `source` and `charity_id` are kept for the query that
+ * applies the Strava terms and names the charity; they are not sent as they are.
+ */
+export interface FeedEventData {
+  readonly distance_km?: number;
+  readonly duration_sec?: number;
+  /** Seconds per km; null for a run without distance. */
+  readonly pace?: number | null;
+  readonly xp_earned?: number;
+  readonly surge_bonus?: number;
+  readonly source?: string;
+  readonly goal_type?: string | null;
+  readonly has_charity?: boolean;
+  readonly charity_id?: string | null;
+  readonly success?: boolean;
+  /** Cents given to the charity by a lost stake. */
+  readonly donation_amount?: number;
+  readonly badge_type?: string;
+  readonly badge_name?: string;
+}
+
 /** A feed row; `event_data` holds the §3 fields except the author's name, which is joined at query time. */
 export type FeedEventRow = {
   id: string;
   user_id: string;
   group_id: string | null;
   event_type: 'run_completed' | 'stake_created' | 'stake_settled' | 'badge_earned';
-  event_data: Record<string, unknown>;
+  event_data: FeedEventData;
   is_visible: boolean;
   created_at: Date;
   global_position: number;

@@ -5,24 +5,27 @@ import type { RunEvent } from '../../domain/run/events.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import { weekStartingOn } from '../../domain/shared/week.ts';
 import type { Projector } from '../runner/projector.ts';
-import { runContribution } from '../runs/run-counting.ts';
+import { countableRun } from '../../domain/run/count-once.ts';
 import { recomputeProgress } from './recompute-progress.ts';
 
 /**
  * Goals (§3 Goal) with their live progress, for /goals, /goals/current, /goals/upcoming and the stats screen.
  *
- * Progress is computed here from the runs themselves, not copied from GoalProgressRecorded: a run is visible in its
- * goal's progress as soon as this projection has applied the run (read-your-writes through `waitFor`), while the
- * lifecycle process manager (which issues RecordProgress and so GoalCompleted) follows on its own subscription.
+ * Progress is computed here from the runs themselves (the goal stream records only completion and the close): a run
+ * is visible in its goal's progress as soon as this projection has applied the run (read-your-writes through
+ * `waitFor`), while the lifecycle process manager (which issues RecordProgress and so GoalCompleted) follows on its
+ * own subscription.
  * Both use the same rule (domain/goal/progress.ts): runs that started inside the goal's week in the goal's locked
- * zone, counted by the run policy for a staked or a free goal. A missed goal's progress is frozen at the figure
- * it was settled with; every other goal's progress is a function of the runs present, so the result never depends
- * on where batches were cut (a rebuild with other batch sizes yields identical rows).
+ * zone, counted by the run policy for a staked or a free goal, once among the runs they overlap or repeat. A
+ * missed goal's progress, and a completed one's once its week is closed, is frozen at the figure it was settled
+ * with; every other goal's progress is a function of the runs present, so the result never depends on where
+ * batches were cut (a rebuild with other batch sizes yields identical rows).
  */
 export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
   name: 'goals',
   // 2: events of other modules that carry a goalId are ignored (v1 could merge them into the row).
-  version: 2,
+  // 3: run policy version 2 — facts keep each run's claimed time and verdict; withdrawn completions; closed weeks.
+  version: 3,
   tables: ['goals', 'goal_run_facts'],
 
   async createTables(db, tables) {
@@ -64,8 +67,9 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
         run_id text PRIMARY KEY,
         user_id text NOT NULL,
         started_at timestamptz NOT NULL,
-        km_staked double precision NOT NULL,
-        km_free double precision NOT NULL
+        ended_at timestamptz NOT NULL,
+        recorded_at timestamptz NOT NULL,
+        verification jsonb NOT NULL
       )`.execute(db);
     await sql`
       CREATE INDEX IF NOT EXISTS ${sql.id(`${tables.goal_run_facts}_user_started`)}
@@ -79,9 +83,10 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
     const users = new Set(batch.users);
     if (batch.facts.length > 0) {
       await sql`
-        INSERT INTO ${facts} (run_id, user_id, started_at, km_staked, km_free)
+        INSERT INTO ${facts} (run_id, user_id, started_at, ended_at, recorded_at, verification)
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(batch.facts)}::jsonb)
-          AS r(run_id text, user_id text, started_at timestamptz, km_staked double precision, km_free double precision)
+          AS r(run_id text, user_id text, started_at timestamptz, ended_at timestamptz, recorded_at timestamptz,
+               verification jsonb)
         ON CONFLICT (run_id) DO NOTHING`.execute(tx);
     }
     if (batch.deletedRuns.length > 0) {
@@ -99,8 +104,9 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
         UPDATE ${goals} AS g SET
           status = COALESCE(p.status, g.status),
           activated_at = COALESCE(p.activated_at, g.activated_at),
-          completed_at = COALESCE(p.completed_at, g.completed_at),
-          completed_progress = COALESCE(p.completed_progress, g.completed_progress),
+          completed_at = CASE WHEN p.withdrawn THEN NULL ELSE COALESCE(p.completed_at, g.completed_at) END,
+          completed_progress = CASE WHEN p.withdrawn THEN NULL
+                                    ELSE COALESCE(p.completed_progress, g.completed_progress) END,
           closed_at = COALESCE(p.closed_at, g.closed_at),
           canceled_at = COALESCE(p.canceled_at, g.canceled_at),
           stake_forfeited = COALESCE(p.stake_forfeited, g.stake_forfeited),
@@ -109,7 +115,7 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
           progress = COALESCE(p.progress, g.progress)
         FROM jsonb_to_recordset(${JSON.stringify(patches)}::jsonb) AS p(
           id text, status text, activated_at timestamptz, completed_at timestamptz,
-          completed_progress double precision, closed_at timestamptz, canceled_at timestamptz,
+          completed_progress double precision, withdrawn boolean, closed_at timestamptz, canceled_at timestamptz,
           stake_forfeited boolean, deleted_at timestamptz, frozen boolean, progress double precision)
         WHERE g.id = p.id
         RETURNING g.user_id`.execute(tx);
@@ -126,6 +132,8 @@ interface GoalPatch {
   activated_at?: string;
   completed_at?: string;
   completed_progress?: number;
+  /** The completion was withdrawn after the last GoalCompleted of the batch: clear completed_at and its progress. */
+  withdrawn?: boolean;
   closed_at?: string;
   canceled_at?: string;
   stake_forfeited?: boolean;
@@ -147,12 +155,21 @@ interface GoalBatch {
 function patchFor(event: GoalEvent): GoalPatch | null {
   switch (event.type) {
     case 'GoalCreated':
-    case 'GoalProgressRecorded':
+    case 'GoalProgressRecorded': // written by older versions only; progress is the runs'
       return null;
     case 'GoalActivated':
       return { status: 'active', activated_at: event.data.activatedAt };
     case 'GoalCompleted':
-      return { status: 'completed', completed_at: event.data.completedAt, completed_progress: event.data.progress };
+      return {
+        status: 'completed',
+        completed_at: event.data.completedAt,
+        completed_progress: event.data.progress,
+        withdrawn: false,
+      };
+    case 'GoalCompletionWithdrawn':
+      return { status: 'active', withdrawn: true };
+    case 'GoalWeekClosed':
+      return { closed_at: event.data.closedAt, frozen: true, progress: event.data.progress };
     case 'GoalMissed':
       return { status: 'missed', closed_at: event.data.closedAt, frozen: true, progress: event.data.progress };
     case 'GoalCanceled':
@@ -196,6 +213,13 @@ function createdRow(data: Extract<GoalEvent, { type: 'GoalCreated' }>['data']): 
   };
 }
 
+/** A patch applied to a row created in the same batch (no SQL COALESCE there: the row is plain data). */
+function mergeIntoCreated(row: Record<string, unknown>, patch: GoalPatch): void {
+  const { withdrawn, ...fields } = patch;
+  Object.assign(row, fields);
+  if (withdrawn) Object.assign(row, { completed_at: null, completed_progress: null });
+}
+
 function foldGoalBatch(events: readonly RecordedEvent[]): GoalBatch {
   const batch: GoalBatch = { created: new Map(), patches: new Map(), facts: [], deletedRuns: [], users: new Set() };
   for (const recorded of events) {
@@ -207,12 +231,14 @@ function foldGoalBatch(events: readonly RecordedEvent[]): GoalBatch {
         break;
       case 'RunRecorded': {
         const d = event.data;
-        const startedAt = Temporal.Instant.from(d.startedAt).toString();
+        const run = countableRun(d, d.recordedAt);
         batch.facts.push({
           run_id: d.runId,
           user_id: d.userId,
-          started_at: startedAt,
-          ...runContribution(d.verification),
+          started_at: Temporal.Instant.from(d.startedAt).toString(),
+          ended_at: new Date(run.endedAtMs).toISOString(),
+          recorded_at: d.recordedAt,
+          verification: d.verification,
         });
         batch.users.add(d.userId);
         break;
@@ -223,13 +249,15 @@ function foldGoalBatch(events: readonly RecordedEvent[]): GoalBatch {
         break;
       case 'GoalActivated':
       case 'GoalCompleted':
+      case 'GoalCompletionWithdrawn':
+      case 'GoalWeekClosed':
       case 'GoalMissed':
       case 'GoalCanceled':
       case 'GoalDeleted': {
         const patch = patchFor(event);
         if (patch === null) break;
         const row = batch.created.get(event.data.goalId);
-        if (row) Object.assign(row, patch);
+        if (row) mergeIntoCreated(row, patch);
         else batch.patches.set(event.data.goalId, { ...batch.patches.get(event.data.goalId), ...patch });
         break;
       }

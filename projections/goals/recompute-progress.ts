@@ -1,11 +1,28 @@
 import { sql, type Transaction } from 'kysely';
+import { goalProgress } from '../../domain/goal/progress.ts';
+import type { GoalType } from '../../domain/goal/target.ts';
 import type { TableNames } from '../runner/projector.ts';
+import { runsAroundWeek } from './runs-around-week.ts';
+
+type OpenGoal = {
+  id: string;
+  user_id: string;
+  type: GoalType;
+  stake_amount_cents: number;
+  time_zone: string;
+  period_start: string;
+  week_starts_at: Date;
+  week_ends_at: Date;
+  progress: number;
+};
 
 /**
- * Sets `progress` of every unfrozen goal of these users from the run facts, in one statement: the sum of counted km
- * (2 decimals) for a distance goal, the number of runs that count for a count goal. A staked goal sums the staked
- * contribution, a free goal the free one (domain/run/counting.ts). Runs count when they started in
- * [week start, next week start) in the goal's zone, as `goalProgress` in domain/goal/progress.ts.
+ * Sets `progress` of every unfrozen goal of these users from the run facts, by the one rule the lifecycle process
+ * also uses (domain/goal/progress.ts): the runs of the goal's week in its zone, counted once among the runs they
+ * overlap or repeat, staked goals only with what may move money. Every unfrozen goal is recomputed, not only the
+ * week of the changed run: a run can change its neighbours' fate across a week boundary (an overlap at midnight, a
+ * repeated recording), and a result that depends only on the runs present makes a rebuild match the live copy.
+ * Frozen goals (missed, or completed and closed) keep the progress they were settled with.
  */
 export async function recomputeProgress(
   tx: Transaction<object>,
@@ -14,21 +31,26 @@ export async function recomputeProgress(
 ): Promise<void> {
   const goals = sql.table(tables.goals);
   const facts = sql.table(tables.goal_run_facts);
-  await sql`
-    UPDATE ${goals} AS g SET progress = p.progress
-    FROM (
-      SELECT g2.id,
-        CASE WHEN g2.type = 'count'
-          THEN count(f.run_id) FILTER (
-            WHERE (CASE WHEN g2.stake_amount_cents > 0 THEN f.km_staked ELSE f.km_free END) > 0)::double precision
-          ELSE round(COALESCE(sum(CASE WHEN g2.stake_amount_cents > 0 THEN f.km_staked ELSE f.km_free END), 0)::numeric,
-                     2)::double precision
-        END AS progress
-      FROM ${goals} AS g2
-      LEFT JOIN ${facts} AS f
-        ON f.user_id = g2.user_id AND f.started_at >= g2.week_starts_at AND f.started_at < g2.week_ends_at
-      WHERE g2.user_id = ANY(${userIds}::text[]) AND NOT g2.frozen
-      GROUP BY g2.id, g2.type, g2.stake_amount_cents
-    ) AS p
-    WHERE g.id = p.id AND g.progress IS DISTINCT FROM p.progress`.execute(tx);
+  const { rows } = await sql<OpenGoal>`
+    SELECT id, user_id, type, stake_amount_cents, time_zone, period_start, week_starts_at, week_ends_at, progress
+    FROM ${goals} WHERE user_id = ANY(${userIds}::text[]) AND NOT frozen ORDER BY id`.execute(tx);
+  for (const goal of rows) {
+    const runs = await runsAroundWeek(tx, facts, goal.user_id, {
+      from: new Date(goal.week_starts_at).toISOString(),
+      to: new Date(goal.week_ends_at).toISOString(),
+    });
+    const progress = goalProgress(
+      {
+        userId: goal.user_id,
+        type: goal.type,
+        stakeAmountCents: goal.stake_amount_cents,
+        weekStart: goal.period_start,
+        timeZone: goal.time_zone,
+      },
+      runs,
+    );
+    if (progress !== goal.progress) {
+      await sql`UPDATE ${goals} SET progress = ${progress} WHERE id = ${goal.id}`.execute(tx);
+    }
+  }
 }

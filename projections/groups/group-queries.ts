@@ -75,10 +75,3 @@ export async function groupMatesOf(db: Kysely<object>, userId: string): Promise<
     WHERE me.user_id = ${userId}`.execute(db);
   return [...new Set([userId, ...rows.map((r) => r.user_id)])];
 }
-
-/** The group the user joined first, for a reminder that links to a group (§2 ending_soon), or null. */
-export async function firstGroupOf(db: Kysely<object>, userId: string): Promise<string | null> {
-  const { rows } = await sql<{ group_id: string }>`
-    SELECT group_id FROM group_members WHERE user_id = ${userId} ORDER BY joined_at, group_id LIMIT 1`.execute(db);
-  return rows[0]?.group_id ?? null;
-}

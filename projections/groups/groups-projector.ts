@@ -89,7 +89,14 @@ async function applyOne(tx: Transaction<object>, t: Tables, event: GroupEvent, l
   }
 }
 
-async function upsertMember(tx: Transaction<object>, t: Tables, groupId: string, userId: string, role: string, at: string) {
+async function upsertMember(
+  tx: Transaction<object>,
+  t: Tables,
+  groupId: string,
+  userId: string,
+  role: string,
+  at: string,
+) {
   await sql`
     INSERT INTO ${sql.table(t.group_members)} (group_id, user_id, role, joined_at)
     VALUES (${groupId}, ${userId}, ${role}, ${at}::timestamptz)

@@ -1,8 +1,15 @@
-import type { Kysely, Transaction } from 'kysely';
-import { type EventStore, type LogPosition, comparePositions } from '../../domain/shared/event-store.ts';
+import { type Kysely, type Transaction, sql } from 'kysely';
+import {
+  type EventStore,
+  type LogPosition,
+  type RecordedEvent,
+  comparePositions,
+} from '../../domain/shared/event-store.ts';
 import { type Checkpoint, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { ChangeAnnouncements } from './change-announcements.ts';
+import { type PoisonReport, recordPoisonedEvent } from './poisoned-events.ts';
 import type { Projector, TableNames } from './projector.ts';
+import { isTransientDatabaseError } from './transient-error.ts';
 
 export interface BatchTarget {
   readonly projector: Projector;
@@ -11,43 +18,92 @@ export interface BatchTarget {
   readonly tables: TableNames;
   /** False for a rebuild copy: its rows are not live yet, so clients have nothing to refetch. */
   readonly announce?: boolean;
+  /**
+   * False for a rebuild copy: an event it passes is recorded as poisoned only when the copy is swapped in (until
+   * then the live copy is what users see).
+   */
+  readonly recordPoison?: boolean;
 }
 
-/**
- * Reads the next batch after the target's checkpoint and applies it together with the new checkpoint in one
- * transaction. The checkpoint row is locked and re-checked inside the transaction, so two runners (two API
- * instances, or a runner and a rebuild swap) never apply the same batch twice: the loser sees a moved
- * checkpoint and applies nothing. Returns the number of events applied.
- */
-export async function applyNextBatch(
+/** Events read after a checkpoint, not applied yet. */
+export interface PendingBatch {
+  readonly checkpoint: Checkpoint;
+  readonly events: readonly RecordedEvent[];
+}
+
+/** Reads up to `maxCount` events after the target's checkpoint. */
+export async function readNextBatch(
   db: Kysely<object>,
   store: EventStore<Transaction<object>>,
   target: BatchTarget,
-  options: { batchSize: number; now: () => Date },
-): Promise<number> {
+  maxCount: number,
+): Promise<PendingBatch> {
   // Read outside the transaction: on PGlite (one session) a read through another connection would wait for it.
-  const before = await readCheckpoint(db, target.checkpointName);
-  if (!before) throw new Error(`Projection checkpoint ${target.checkpointName} is missing`);
-  const events = await store.readAll({ after: before.position, maxCount: options.batchSize });
+  const checkpoint = await readCheckpoint(db, target.checkpointName);
+  if (!checkpoint) throw new Error(`Projection checkpoint ${target.checkpointName} is missing`);
+  const events = await store.readAll({ after: checkpoint.position, maxCount });
+  return { checkpoint, events };
+}
+
+/**
+ * Applies a batch together with the new checkpoint in one transaction. The checkpoint row is locked and re-checked
+ * inside the transaction, so two runners (two API instances, or a runner and a rebuild swap) never apply the same
+ * batch twice: the loser sees a moved checkpoint and applies nothing. Returns the number of events applied.
+ */
+export async function applyBatch(
+  db: Kysely<object>,
+  target: BatchTarget,
+  batch: PendingBatch,
+  now: Date,
+): Promise<number> {
+  const { events } = batch;
   if (events.length === 0) return 0;
   return db.transaction().execute(async (tx) => {
     const locked = await readCheckpoint(tx, target.checkpointName, { lock: true });
-    if (!locked || !samePosition(locked.position, before.position)) return 0;
+    if (!locked || !samePosition(locked.position, batch.checkpoint.position)) return 0;
     const announcements = new ChangeAnnouncements();
     await target.projector.apply(events, {
       tx,
       tables: target.tables,
       announce: target.announce === false ? () => {} : (userId, topic) => announcements.add(userId, topic),
     });
-    await writeCheckpoint(tx, advance(locked, events, options.now()));
+    await writeCheckpoint(tx, advance(locked, events, now));
     await announcements.notify(tx);
     return events.length;
   });
 }
 
 /**
- * Applies every remaining event inside a transaction the caller holds (a rebuild's final catch-up under the
- * live checkpoint's lock). Returns the advanced checkpoint.
+ * Moves the checkpoint past a batch's single event without applying it, recording it as poisoned in the same
+ * transaction (so it is either passed and recorded, or neither). A rebuild copy passes without recording: its
+ * rows are not live yet, and the rebuild records what it passed when it swaps the copy in. False when another
+ * runner moved the checkpoint first.
+ */
+export async function passPoisonedEvent(
+  db: Kysely<object>,
+  target: BatchTarget,
+  batch: PendingBatch,
+  report: PoisonReport,
+): Promise<boolean> {
+  const event = batch.events[0];
+  if (batch.events.length !== 1 || event?.metadata.eventId !== report.event.metadata.eventId) {
+    throw new Error('Only a batch of the one poisoned event can be passed');
+  }
+  return db.transaction().execute(async (tx) => {
+    const locked = await readCheckpoint(tx, target.checkpointName, { lock: true });
+    if (!locked || !samePosition(locked.position, batch.checkpoint.position)) return false;
+    if (target.recordPoison !== false) await recordPoisonedEvent(tx, report);
+    await writeCheckpoint(tx, advance(locked, [], report.lastSeenAt, event));
+    return true;
+  });
+}
+
+/**
+ * Applies every remaining event inside a transaction the caller holds (a rebuild's final catch-up under the live
+ * checkpoint's lock). Each batch runs under a savepoint: a batch the projector refuses is rolled back to it and
+ * retried one event at a time, and an event refused on its own is passed and handed to `onPoisoned` (no retries
+ * here: the transaction holds the live copy's lock). A transient fault ends the transaction, so it is rethrown.
+ * Returns the advanced checkpoint.
  */
 export async function catchUpInTransaction(
   tx: Transaction<object>,
@@ -55,24 +111,66 @@ export async function catchUpInTransaction(
   projector: Projector,
   tables: TableNames,
   from: Checkpoint,
-  options: { batchSize: number; now: () => Date },
+  options: {
+    batchSize: number;
+    now: () => Date;
+    onApplied?: (events: readonly RecordedEvent[]) => void;
+    onPoisoned: (event: RecordedEvent, error: unknown) => Promise<void>;
+  },
 ): Promise<Checkpoint> {
   let checkpoint = from;
+  const apply = (events: readonly RecordedEvent[]) =>
+    withSavepoint(tx, () => projector.apply(events, { tx, tables, announce: () => {} }));
   for (;;) {
     const events = await store.readAll({ after: checkpoint.position, maxCount: options.batchSize, transaction: tx });
     if (events.length === 0) return checkpoint;
-    await projector.apply(events, { tx, tables, announce: () => {} });
-    checkpoint = advance(checkpoint, events, options.now());
+    try {
+      await apply(events);
+      checkpoint = advance(checkpoint, events, options.now());
+      options.onApplied?.(events);
+      continue;
+    } catch (error) {
+      if (isTransientDatabaseError(error)) throw error;
+    }
+    for (const event of events) {
+      try {
+        await apply([event]);
+        checkpoint = advance(checkpoint, [event], options.now());
+        options.onApplied?.([event]);
+      } catch (error) {
+        if (isTransientDatabaseError(error)) throw error;
+        await options.onPoisoned(event, error);
+        checkpoint = advance(checkpoint, [], options.now(), event);
+      }
+    }
   }
 }
 
-function advance(checkpoint: Checkpoint, events: readonly { position: LogPosition; globalPosition: number }[], now: Date) {
-  const last = events[events.length - 1]!;
+/** Runs `work` under a savepoint: on failure only its own statements are rolled back and the transaction lives on. */
+async function withSavepoint(tx: Transaction<object>, work: () => Promise<void>): Promise<void> {
+  await sql`SAVEPOINT projection_batch`.execute(tx);
+  try {
+    await work();
+  } catch (error) {
+    await sql`ROLLBACK TO SAVEPOINT projection_batch`.execute(tx);
+    throw error;
+  }
+  await sql`RELEASE SAVEPOINT projection_batch`.execute(tx);
+}
+
+/** The checkpoint after `applied` events, or after `passed` (an event moved past without being applied). */
+function advance(
+  checkpoint: Checkpoint,
+  applied: readonly { position: LogPosition; globalPosition: number }[],
+  now: Date,
+  passed?: { position: LogPosition; globalPosition: number },
+): Checkpoint {
+  const last = passed ?? applied[applied.length - 1]!;
   return {
     ...checkpoint,
     position: last.position,
     globalPosition: last.globalPosition,
-    eventsApplied: checkpoint.eventsApplied + events.length,
+    eventsApplied: checkpoint.eventsApplied + applied.length,
     updatedAt: now,
   };
 }

@@ -47,8 +47,16 @@ function toCheckpoint(row: Row): Checkpoint {
 }
 
 /** Reads a checkpoint, locking its row when inside a transaction that will move it (serialises runners). */
-export async function readCheckpoint(db: AnyDb, name: string, options: { lock?: boolean } = {}): Promise<Checkpoint | null> {
-  let query = db.withTables<CheckpointTable>().selectFrom('projection_checkpoints').selectAll().where('name', '=', name);
+export async function readCheckpoint(
+  db: AnyDb,
+  name: string,
+  options: { lock?: boolean } = {},
+): Promise<Checkpoint | null> {
+  let query = db
+    .withTables<CheckpointTable>()
+    .selectFrom('projection_checkpoints')
+    .selectAll()
+    .where('name', '=', name);
   if (options.lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   return row ? toCheckpoint(row) : null;
@@ -56,7 +64,12 @@ export async function readCheckpoint(db: AnyDb, name: string, options: { lock?: 
 
 /** All checkpoints, by name. */
 export async function readAllCheckpoints(db: AnyDb): Promise<Checkpoint[]> {
-  const rows = await db.withTables<CheckpointTable>().selectFrom('projection_checkpoints').selectAll().orderBy('name').execute();
+  const rows = await db
+    .withTables<CheckpointTable>()
+    .selectFrom('projection_checkpoints')
+    .selectAll()
+    .orderBy('name')
+    .execute();
   return rows.map(toCheckpoint);
 }
 

@@ -1,13 +1,22 @@
 import type { Kysely, Transaction } from 'kysely';
-import { type EventStore, type LogPosition, comparePositions } from '../../domain/shared/event-store.ts';
-import { applyNextBatch } from './apply-batch.ts';
+import {
+  type EventStore,
+  type LogPosition,
+  type RecordedEvent,
+  comparePositions,
+} from '../../domain/shared/event-store.ts';
 import { type Checkpoint, readAllCheckpoints, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { DEFAULT_FAULT_POLICY, type FaultPolicy, FaultTracker } from './fault-tracker.ts';
+import { type PoisonStatus, type PoisonedEvent, listPoisonedEvents } from './poisoned-events.ts';
+import { type ReplayResult, replayPoisonedEvent, skipPoisonedEvent } from './poison-operations.ts';
 import { type Projector, liveTableNames } from './projector.ts';
 import { type RebuildResult, rebuildProjection } from './rebuild.ts';
+import { drainPastFaults, stepPastFaults } from './step-past-faults.ts';
 import { Broadcast, WakeSignal } from './wake-signal.ts';
 
 export interface RunnerLogger {
   info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
   error(fields: object, message: string): void;
 }
 
@@ -20,6 +29,8 @@ export interface ProjectionRunnerOptions {
   readonly logger?: RunnerLogger;
   /** Longest sleep between log reads when no notification arrives (a safety net, not the wake-up mechanism). */
   readonly idleMs?: number;
+  /** Retries and delays before an event a projector refuses is recorded as poisoned and passed. */
+  readonly faultPolicy?: FaultPolicy;
 }
 
 export interface ProjectionStatus {
@@ -32,12 +43,16 @@ export interface ProjectionStatus {
   readonly lag: number;
   readonly lagCapped: boolean;
   readonly updatedAt: Date | null;
+  /** When the store recorded the oldest event this projection has not applied yet (null: none pending). */
+  readonly oldestPendingAt: Date | null;
+  /** Events recorded as poisoned for this projection and not yet skipped or replayed. */
+  readonly poisoned: number;
 }
 
 const FIRST_HIDDEN_RETRY_MS = 5;
 const MAX_HIDDEN_RETRY_MS = 1000;
 
-const silent: RunnerLogger = { info() {}, error() {} };
+const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
 
 /**
  * Runs projectors over the global log: one loop per projector, each batch applied together with its checkpoint,
@@ -52,7 +67,8 @@ export class ProjectionRunner {
   readonly #now: () => Date;
   readonly #logger: RunnerLogger;
   readonly #idleMs: number;
-  readonly #wake = new WakeSignal();
+  readonly #faultPolicy: FaultPolicy;
+  readonly #stopping = new Broadcast();
   readonly #applied = new Broadcast();
   #running = false;
   #loops: Promise<void>[] = [];
@@ -68,6 +84,7 @@ export class ProjectionRunner {
     this.#now = options.now ?? (() => new Date());
     this.#logger = options.logger ?? silent;
     this.#idleMs = options.idleMs ?? 10_000;
+    this.#faultPolicy = options.faultPolicy ?? DEFAULT_FAULT_POLICY;
   }
 
   /** The registered projector names. */
@@ -86,7 +103,10 @@ export class ProjectionRunner {
           await writeCheckpoint(tx, initialCheckpoint(projector, this.#now()));
         });
       } else if (checkpoint.version !== projector.version) {
-        this.#logger.info({ projection: projector.name, from: checkpoint.version, to: projector.version }, 'rebuilding changed projection');
+        this.#logger.info(
+          { projection: projector.name, from: checkpoint.version, to: projector.version },
+          'rebuilding changed projection',
+        );
         await this.rebuild(projector.name);
       }
     }
@@ -107,16 +127,23 @@ export class ProjectionRunner {
   async stop(): Promise<void> {
     this.#running = false;
     this.#unsubscribe?.();
+    this.#stopping.wake();
     for (const signal of this.#signals.values()) signal.wake();
     await Promise.all(this.#loops);
     this.#loops = [];
   }
 
-  /** Applies everything currently in the log to every projection, in this process (tests, CLI, simulations). */
+  /**
+   * Applies everything currently in the log to every projection, in this process (tests, CLI, simulations). Events a
+   * projector refuses are recorded as poisoned and passed, as when following live.
+   */
   async catchUp(): Promise<void> {
     for (const projector of this.#projectors.values()) {
       const target = { projector, checkpointName: projector.name, tables: liveTableNames(projector) };
-      while ((await applyNextBatch(this.#db, this.#store, target, this.#options())) > 0) {}
+      await drainPastFaults(this.#db, this.#store, target, new FaultTracker(this.#faultPolicy), {
+        ...this.#options(),
+        onPoisoned: (report) => this.#logPoisoned(report.projection, report.event, report.error, report.attempts),
+      });
     }
     this.#applied.wake();
   }
@@ -127,16 +154,33 @@ export class ProjectionRunner {
    * short interval. Rejects after `timeoutMs`.
    */
   async waitFor(position: LogPosition, timeoutMs = 5_000): Promise<void> {
+    const behind = await this.reached(position, { timeoutMs });
+    if (behind.length > 0)
+      throw new Error(`Projections ${behind.join(', ')} did not reach the write in ${timeoutMs} ms`);
+  }
+
+  /**
+   * Waits until the named projections (all when omitted) have passed `position`, for at most `timeoutMs`. Returns
+   * the ones still behind when time ran out (empty: all there). An unknown name is a programming error and throws.
+   */
+  async reached(
+    position: LogPosition,
+    options: { projections?: readonly string[]; timeoutMs?: number } = {},
+  ): Promise<string[]> {
+    const names = options.projections ?? [...this.#projectors.keys()];
+    const unknown = names.filter((name) => !this.#projectors.has(name));
+    if (unknown.length > 0)
+      throw new Error(`Unknown projection(s) ${unknown.join(', ')}. Known: ${this.names.join(', ')}`);
+    const timeoutMs = options.timeoutMs ?? 5_000;
     const deadline = performance.now() + timeoutMs;
     for (;;) {
       const checkpoints = await readAllCheckpoints(this.#db);
-      const behind = [...this.#projectors.keys()].filter((name) => {
+      const behind = names.filter((name) => {
         const checkpoint = checkpoints.find((c) => c.name === name);
         return !checkpoint?.position || comparePositions(checkpoint.position, position) < 0;
       });
-      if (behind.length === 0) return;
       const left = deadline - performance.now();
-      if (left <= 0) throw new Error(`Projections ${behind.join(', ')} did not reach the write in ${timeoutMs} ms`);
+      if (behind.length === 0 || left <= 0) return behind;
       await this.#applied.wait(Math.min(left, 25));
     }
   }
@@ -147,6 +191,7 @@ export class ProjectionRunner {
     if (!projector) throw new Error(`Unknown projection "${name}". Known: ${this.names.join(', ')}`);
     const result = await rebuildProjection(this.#db, this.#store, projector, {
       ...this.#options(),
+      faultPolicy: this.#faultPolicy,
       ...(onProgress ? { onProgress } : {}),
     });
     this.#signals.get(name)?.wake();
@@ -154,13 +199,14 @@ export class ProjectionRunner {
     return result;
   }
 
-  /** Position and lag of every projection. */
+  /** Position, lag and open poisoned events of every projection. */
   async status(lagLimit = 100_000): Promise<ProjectionStatus[]> {
     const checkpoints = await readAllCheckpoints(this.#db);
+    const open = await listPoisonedEvents(this.#db, { status: ['poisoned'] });
     const statuses: ProjectionStatus[] = [];
     for (const projector of this.#projectors.values()) {
       const checkpoint = checkpoints.find((c) => c.name === projector.name);
-      const lag = await this.#countAfter(checkpoint?.position ?? null, lagLimit);
+      const { lag, oldestPendingAt } = await this.#pendingAfter(checkpoint?.position ?? null, lagLimit);
       statuses.push({
         name: projector.name,
         version: checkpoint?.version ?? projector.version,
@@ -170,51 +216,102 @@ export class ProjectionRunner {
         lag,
         lagCapped: lag >= lagLimit,
         updatedAt: checkpoint?.updatedAt ?? null,
+        oldestPendingAt,
+        poisoned: open.filter((p) => p.projection === projector.name).length,
       });
     }
     return statuses;
   }
 
-  async #countAfter(position: LogPosition | null, limit: number): Promise<number> {
+  /** Poisoned events of this runner's projections, oldest first (every status unless filtered). */
+  async poisoned(filter: { status?: readonly PoisonStatus[] } = {}): Promise<PoisonedEvent[]> {
+    const all = await listPoisonedEvents(this.#db, filter);
+    return all.filter((p) => this.#projectors.has(p.projection));
+  }
+
+  /** Marks a poisoned event handled without applying it (the operator accepts the gap). False if unknown. */
+  async skipPoisoned(id: number): Promise<boolean> {
+    return skipPoisonedEvent(this.#db, id, this.#now());
+  }
+
+  /**
+   * Applies a poisoned (or skipped) event through its projector now, on top of the live read model, in one
+   * transaction holding the projection's checkpoint lock; marks it replayed when it applies.
+   */
+  async replayPoisoned(id: number): Promise<ReplayResult> {
+    const result = await replayPoisonedEvent(this.#db, this.#store, this.#projectors, id, this.#now());
+    if (result.kind === 'replayed') this.#applied.wake();
+    return result;
+  }
+
+  async #pendingAfter(
+    position: LogPosition | null,
+    limit: number,
+  ): Promise<{ lag: number; oldestPendingAt: Date | null }> {
     let count = 0;
+    let oldestPendingAt: Date | null = null;
     let after = position;
     while (count < limit) {
       const events = await this.#store.readAll({ after, maxCount: Math.min(this.#batchSize * 10, limit - count) });
       if (events.length === 0) break;
+      oldestPendingAt ??= new Date(events[0]!.recordedAt);
       count += events.length;
       after = events[events.length - 1]!.position;
     }
-    return count;
+    return { lag: count, oldestPendingAt };
   }
 
   async #follow(projector: Projector): Promise<void> {
     const signal = new WakeSignal();
     this.#signals.set(projector.name, signal);
     const target = { projector, checkpointName: projector.name, tables: liveTableNames(projector) };
-    let failures = 0;
+    const tracker = new FaultTracker(this.#faultPolicy);
     // After a notification, an empty read can mean the new events sit behind an older transaction that is still
     // open (the store hides them until it ends, which sends no notification): look again soon, backing off.
     let hiddenRetryMs = 0;
     while (this.#running) {
-      try {
-        const applied = await applyNextBatch(this.#db, this.#store, target, this.#options());
-        failures = 0;
-        if (applied > 0) {
-          hiddenRetryMs = 0;
-          this.#applied.wake();
-        } else if (hiddenRetryMs > 0 && hiddenRetryMs <= MAX_HIDDEN_RETRY_MS) {
+      const outcome = await stepPastFaults(this.#db, this.#store, target, tracker, this.#options());
+      if (outcome.kind === 'applied' && outcome.events.length > 0) {
+        hiddenRetryMs = 0;
+        this.#applied.wake();
+      } else if (outcome.kind === 'applied') {
+        if (hiddenRetryMs > 0 && hiddenRetryMs <= MAX_HIDDEN_RETRY_MS) {
           if (!(await signal.wait(hiddenRetryMs))) hiddenRetryMs *= 2;
         } else {
           hiddenRetryMs = (await signal.wait(this.#idleMs)) ? FIRST_HIDDEN_RETRY_MS : 0;
         }
-      } catch (error) {
-        failures++;
-        this.#logger.error({ err: error, projection: projector.name, failures }, 'projection batch failed');
-        // Back off so a poison event does not spin a core; the batch is retried from the same checkpoint.
-        await signal.wait(Math.min(30_000, 100 * 2 ** Math.min(failures, 8)));
+      } else if (outcome.kind === 'poisoned') {
+        const { event, error, attempts } = outcome.report;
+        this.#logPoisoned(projector.name, event, error, attempts);
+        this.#applied.wake();
+      } else if (outcome.transient) {
+        this.#logger.warn(
+          { err: outcome.error, projection: projector.name, failures: tracker.transientFailures },
+          'projection waiting for the database',
+        );
+        // A notification (the database is back: a LISTEN reconnect announces it) cuts the wait short.
+        await signal.wait(outcome.retryInMs);
+      } else {
+        this.#logger.error({ err: outcome.error, projection: projector.name }, 'projection batch failed');
+        // Refusals are retried on a schedule, not on every append, so the retries stay spaced.
+        if (outcome.retryInMs > 0 && this.#running) await this.#stopping.wait(outcome.retryInMs);
       }
     }
     this.#signals.delete(projector.name);
+  }
+
+  #logPoisoned(projection: string, event: RecordedEvent, error: string, attempts: number): void {
+    this.#logger.error(
+      {
+        projection,
+        eventId: event.metadata.eventId,
+        eventType: event.type,
+        globalPosition: event.globalPosition,
+        attempts,
+        error,
+      },
+      'projection passed a poisoned event (see npm run projections:poisoned)',
+    );
   }
 
   #options() {

@@ -8,19 +8,22 @@ import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 export type TableNames<Logical extends string = string> = Readonly<Record<Logical, string>>;
 
 /** The lists a client caches and refreshes when told they changed (the realtime topics of §7). */
-export type ChangeTopic =
-  | 'goals'
-  | 'runs'
-  | 'streak'
-  | 'badges'
-  | 'xp'
-  | 'feed'
-  | 'reactions'
-  | 'groups'
-  | 'notifications'
-  | 'stakes'
-  | 'surge'
-  | 'profile';
+export const changeTopics = [
+  'goals',
+  'runs',
+  'streak',
+  'badges',
+  'xp',
+  'feed',
+  'reactions',
+  'groups',
+  'notifications',
+  'stakes',
+  'surge',
+  'profile',
+] as const;
+
+export type ChangeTopic = (typeof changeTopics)[number];
 
 /** What a projector gets for one batch: the transaction that will also store its checkpoint, and its tables. */
 export interface ProjectionContext<Logical extends string = string> {

@@ -12,13 +12,12 @@ const listColumns = [
   'source',
   'import_id',
   'started_at',
+  'ended_at',
   'distance_km',
   'duration_sec',
   'notes',
   'verdict',
   'verification',
-  'km_staked',
-  'km_free',
   'recorded_at',
 ] as const;
 
@@ -91,4 +90,38 @@ export async function findOwnRun(db: Kysely<object>, userId: string, runId: stri
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row ?? null;
+}
+
+/** The GPS fixes of one of the user's runs (empty for a synced run without a track, or after erasure), or null. */
+export async function findOwnRunTrack(db: Kysely<object>, userId: string, runId: string): Promise<unknown[] | null> {
+  const row = await (db as Db)
+    .selectFrom('runs')
+    .select('positions')
+    .where('id', '=', runId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return Array.isArray(row.positions) ? row.positions : [];
+}
+
+/**
+ * The user's runs whose claimed time overlaps [fromMs, toMs] or whose track key is one of `trackKeys`: the neighbours
+ * count-once needs to judge a page of runs (domain/run/count-once.ts).
+ */
+export async function runNeighbours(
+  db: Kysely<object>,
+  userId: string,
+  span: { readonly fromMs: number; readonly toMs: number; readonly trackKeys: readonly string[] },
+): Promise<RunListRow[]> {
+  return (db as Db)
+    .selectFrom('runs')
+    .select(listColumns)
+    .where('user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('started_at', '<=', new Date(span.toMs)), eb('ended_at', '>=', new Date(span.fromMs))]),
+        ...(span.trackKeys.length > 0 ? [eb(sql<string>`verification->>'trackKey'`, 'in', [...span.trackKeys])] : []),
+      ]),
+    )
+    .execute();
 }

@@ -7,13 +7,13 @@ export type RunsTable = {
   source: string;
   import_id: string | null;
   started_at: Date;
+  /** The claimed end: start plus the elapsed time. */
+  ended_at: Date;
   distance_km: number;
   duration_sec: number;
   notes: string | null;
   positions: unknown;
   verdict: string;
   verification: Verification;
-  km_staked: number;
-  km_free: number;
   recorded_at: Date;
 };

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { RunEvent } from '../../domain/run/events.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { Projector } from '../runner/projector.ts';
-import { runContribution } from './run-counting.ts';
+import { countableRun } from '../../domain/run/count-once.ts';
 
 /**
  * The user's runs (§3 Run) for GET /runs, the run history, the heatmap and goal stats. One row per recorded run,
@@ -11,7 +11,8 @@ import { runContribution } from './run-counting.ts';
  */
 export const runsProjector: Projector<'runs'> = {
   name: 'runs',
-  version: 2,
+  // 3: run policy version 2 — each run's claimed end (the API counts overlapping runs once); no per-run km columns.
+  version: 3,
   tables: ['runs'],
 
   async createTables(db, tables) {
@@ -22,14 +23,13 @@ export const runsProjector: Projector<'runs'> = {
         source text NOT NULL,
         import_id text,
         started_at timestamptz NOT NULL,
+        ended_at timestamptz NOT NULL,
         distance_km double precision NOT NULL,
         duration_sec integer NOT NULL,
         notes text,
         positions jsonb NOT NULL,
         verdict text NOT NULL,
         verification jsonb NOT NULL,
-        km_staked double precision NOT NULL,
-        km_free double precision NOT NULL,
         recorded_at timestamptz NOT NULL
       )`.execute(db);
     await sql`
@@ -42,14 +42,14 @@ export const runsProjector: Projector<'runs'> = {
     const table = sql.table(tables.runs);
     if (batch.inserts.length > 0) {
       await sql`
-        INSERT INTO ${table} (id, user_id, source, import_id, started_at, distance_km, duration_sec, notes, positions,
-                              verdict, verification, km_staked, km_free, recorded_at)
-        SELECT id, user_id, source, import_id, started_at, distance_km, duration_sec, notes, positions, verdict,
-               verification, km_staked, km_free, recorded_at
+        INSERT INTO ${table} (id, user_id, source, import_id, started_at, ended_at, distance_km, duration_sec, notes,
+                              positions, verdict, verification, recorded_at)
+        SELECT id, user_id, source, import_id, started_at, ended_at, distance_km, duration_sec, notes, positions,
+               verdict, verification, recorded_at
         FROM jsonb_to_recordset(${JSON.stringify(batch.inserts)}::jsonb) AS r(
-          id text, user_id text, source text, import_id text, started_at timestamptz, distance_km double precision,
-          duration_sec integer, notes text, positions jsonb, verdict text, verification jsonb,
-          km_staked double precision, km_free double precision, recorded_at timestamptz)
+          id text, user_id text, source text, import_id text, started_at timestamptz, ended_at timestamptz,
+          distance_km double precision, duration_sec integer, notes text, positions jsonb, verdict text,
+          verification jsonb, recorded_at timestamptz)
         ON CONFLICT (id) DO NOTHING`.execute(tx);
     }
     if (batch.notes.length > 0) {
@@ -104,6 +104,7 @@ function foldRunBatch(events: readonly RecordedEvent[]): RunBatch {
           source: d.source,
           import_id: d.importId,
           started_at: d.startedAt,
+          ended_at: new Date(countableRun(d, d.recordedAt).endedAtMs).toISOString(),
           distance_km: d.distanceKm,
           duration_sec: d.durationSec,
           notes: d.notes,
@@ -111,7 +112,6 @@ function foldRunBatch(events: readonly RecordedEvent[]): RunBatch {
           positions: d.positions ?? [],
           verdict: d.verification.verdict,
           verification: d.verification,
-          ...runContribution(d.verification),
           recorded_at: d.recordedAt,
         });
         break;

@@ -18,8 +18,13 @@ export type StakesTable = {
   captured_cents: number;
   donation_amount_cents: number;
   fee_cents: number;
-  /** The last charge failure shown to the runner (declined, authentication_required), until collected. */
+  /**
+   * The last payment problem shown to the runner until the stake is settled: hold_failed (the hold at the start of the
+   * week was refused; the stake stands unsecured), declined or authentication_required (an off-session charge).
+   */
   last_failure: string | null;
+  /** The issuer's reason for that problem when the provider gave one (insufficient_funds, generic_decline…). */
+  decline_code: string | null;
   next_attempt_at: string | null;
   hold_capture_before: string | null;
   created_at: string;
@@ -45,6 +50,7 @@ export function nextStakeRow(row: StakesTable | null, event: StakeEvent): Stakes
     donation_amount_cents: 0,
     fee_cents: 0,
     last_failure: null,
+    decline_code: null,
     next_attempt_at: null,
     hold_capture_before: null,
     created_at: event.type === 'StakeOpened' ? event.data.openedAt : '',
@@ -55,8 +61,15 @@ export function nextStakeRow(row: StakesTable | null, event: StakeEvent): Stakes
   switch (event.type) {
     case 'StakeHoldPlaced':
       return { ...next, hold_capture_before: event.data.captureBefore };
+    case 'StakeHoldFailed':
+      return { ...next, last_failure: 'hold_failed', decline_code: event.data.reason };
     case 'StakeChargeFailed':
-      return { ...next, last_failure: event.data.failure, next_attempt_at: event.data.nextAttemptAt };
+      return {
+        ...next,
+        last_failure: event.data.failure,
+        decline_code: event.data.declineCode ?? null,
+        next_attempt_at: event.data.nextAttemptAt,
+      };
     case 'StakeCollected':
       return {
         ...next,
@@ -64,11 +77,12 @@ export function nextStakeRow(row: StakesTable | null, event: StakeEvent): Stakes
         donation_amount_cents: event.data.donationCents,
         fee_cents: event.data.feeCents,
         last_failure: null,
+        decline_code: null,
         next_attempt_at: null,
         settled_at: event.data.collectedAt,
       };
     case 'StakeReleased':
-      return { ...next, settled_at: event.data.releasedAt };
+      return { ...next, last_failure: null, decline_code: null, settled_at: event.data.releasedAt };
     case 'StakeWrittenOff':
       return { ...next, next_attempt_at: null, settled_at: event.data.writtenOffAt };
     default:

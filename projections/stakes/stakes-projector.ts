@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import type { StakeEvent } from '../../domain/stake/events.ts';
 import type { Projector } from '../runner/projector.ts';
 import { nextStakeRow, type StakesTable } from './stake-row.ts';
-
-const isStakeStream = (streamId: string) => streamId.startsWith('stake-') && !streamId.startsWith('stake-release-');
+import { isStakeStream } from '../../domain/shared/streams.ts';
 
 /**
  * Stakes (§3 Stake) for the Stakes tab (`GET /stakes`) and the donation impact card (status lost with a charity).
@@ -11,7 +10,8 @@ const isStakeStream = (streamId: string) => streamId.startsWith('stake-') && !st
  */
 export const stakesProjector: Projector<'stakes'> = {
   name: 'stakes',
-  version: 1,
+  // 2: decline_code, and hold failures shown as a payment problem.
+  version: 2,
   tables: ['stakes'],
 
   async createTables(db, tables) {
@@ -29,6 +29,7 @@ export const stakesProjector: Projector<'stakes'> = {
         donation_amount_cents integer NOT NULL,
         fee_cents integer NOT NULL,
         last_failure text,
+        decline_code text,
         next_attempt_at timestamptz,
         hold_capture_before timestamptz,
         created_at timestamptz NOT NULL,
@@ -45,7 +46,9 @@ export const stakesProjector: Projector<'stakes'> = {
     if (relevant.length === 0) return;
     const table = sql.table(tables.stakes);
     const ids = [...new Set(relevant.map((e) => (e.data as { stakeId: string }).stakeId))];
-    const { rows: existing } = await sql<StakesTable>`SELECT * FROM ${table} WHERE id = ANY(${ids}::text[])`.execute(tx);
+    const { rows: existing } = await sql<StakesTable>`SELECT * FROM ${table} WHERE id = ANY(${ids}::text[])`.execute(
+      tx,
+    );
     const rows = new Map<string, StakesTable | null>(existing.map((r) => [r.id, r]));
     for (const event of relevant) {
       const stake = event as unknown as StakeEvent;
@@ -58,7 +61,8 @@ export const stakesProjector: Projector<'stakes'> = {
       ON CONFLICT (id) DO UPDATE SET
         status = EXCLUDED.status, stage = EXCLUDED.stage, captured_cents = EXCLUDED.captured_cents,
         donation_amount_cents = EXCLUDED.donation_amount_cents, fee_cents = EXCLUDED.fee_cents,
-        last_failure = EXCLUDED.last_failure, next_attempt_at = EXCLUDED.next_attempt_at,
+        last_failure = EXCLUDED.last_failure, decline_code = EXCLUDED.decline_code,
+        next_attempt_at = EXCLUDED.next_attempt_at,
         hold_capture_before = EXCLUDED.hold_capture_before, settled_at = EXCLUDED.settled_at, state = EXCLUDED.state`.execute(
       tx,
     );
