@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { type ListenStatus, ResilientListener } from './resilient-listener.ts';
 
 /**
  * The one database handle the server shares: kysely over PostgreSQL (`pg`) or embedded PGlite, plus
@@ -13,8 +14,18 @@ export type Db = Kysely<object>;
 export interface Database {
   readonly db: Db;
   readonly kind: 'postgres' | 'pglite';
-  /** Calls `onNotify` for each NOTIFY on `channel`; returns a function that stops listening. */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel`; returns a function that stops listening. On PostgreSQL the LISTEN
+   * connection is re-established after a loss, and `onReconnect` is called then: notifications sent while it was
+   * down are lost, so the caller catches up there.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    options?: { onReconnect?: () => void },
+  ): Promise<() => Promise<void>>;
+  /** The LISTEN connections in use, for /health (PGlite's in-process notifications cannot be lost). */
+  listenStatus(): ListenStatus[];
   close(): Promise<void>;
 }
 
@@ -25,7 +36,12 @@ export interface OpenDatabaseOptions {
   dataDir?: string | undefined;
   /** Size of the pg pool (PostgreSQL only). */
   poolSize?: number;
+  /** Told about every lost or failed connection (PostgreSQL only); they are survived, not thrown. */
+  onConnectionError?: (error: unknown) => void;
 }
+
+/** How this server's sessions are named in pg_stat_activity (operators find and terminate them by it). */
+export const APPLICATION_NAME = 'stridestake';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -36,39 +52,64 @@ const parsers = { [INT8_OID]: (value: string) => Number(value), [NUMERIC_OID]: (
 
 /** Opens PostgreSQL when a URL is given, else PGlite (on disk under dataDir, or in memory). */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onConnectionError ?? (() => {}));
+  }
   return openPglite(options.dataDir ?? 'memory');
 }
 
-async function openPostgres(connectionString: string, poolSize: number): Promise<Database> {
+/**
+ * node-postgres emits 'error' on the pool for an idle client that loses its connection, and on a checked-out client
+ * (one in a transaction) too; an 'error' nobody listens to kills the process (57P01 when the server terminates the
+ * session). Every client therefore gets a listener the moment the pool creates it: the query in flight still fails
+ * (and the request answers 503, the projection retries), the pool drops the dead client, and the process lives on.
+ */
+async function openPostgres(
+  connectionString: string,
+  poolSize: number,
+  onConnectionError: (error: unknown) => void,
+): Promise<Database> {
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       oid in parsers ? parsers[oid as keyof typeof parsers] : pg.types.getTypeParser(oid, format),
   };
-  const pool = new pg.Pool({ connectionString, max: poolSize, types });
-  // An idle client that loses its connection emits 'error'; without a listener Node would crash the process.
-  pool.on('error', () => {});
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    types,
+    application_name: APPLICATION_NAME,
+    // A request should fail (503) rather than wait forever for a connection that does not come (a black-holed
+    // network, a saturated pool); a stopped server refuses at once anyway.
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+  });
+  pool.on('error', onConnectionError);
+  pool.on('connect', (client) => client.on('error', onConnectionError));
   const db = new Kysely<object>({ dialect: new PostgresDialect({ pool }) });
-  const listeners = new Set<pg.Client>();
+  const listeners = new Set<ResilientListener>();
   return {
     db,
     kind: 'postgres',
-    async listen(channel, onNotify) {
-      const client = new pg.Client({ connectionString, types });
-      client.on('error', () => {});
-      await client.connect();
-      client.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
+    async listen(channel, onNotify, options = {}) {
+      const listener = new ResilientListener({
+        channel,
+        newClient: () =>
+          new pg.Client({ connectionString, types, application_name: `${APPLICATION_NAME}-listen`, keepAlive: true }),
+        onNotify,
+        onError: onConnectionError,
+        ...(options.onReconnect ? { onReconnect: options.onReconnect } : {}),
       });
-      await client.query(`LISTEN ${quoteIdentifier(channel)}`);
-      listeners.add(client);
+      listeners.add(listener);
+      await listener.start();
       return async () => {
-        listeners.delete(client);
-        await client.end().catch(() => {});
+        listeners.delete(listener);
+        await listener.stop();
       };
     },
+    listenStatus: () => [...listeners].map((listener) => listener.status),
     async close() {
-      await Promise.all([...listeners].map((client) => client.end().catch(() => {})));
+      await Promise.all([...listeners].map((listener) => listener.stop()));
+      listeners.clear();
       await db.destroy();
     },
   };
@@ -86,6 +127,7 @@ async function openPglite(dataDir: string): Promise<Database> {
       const unsubscribe = await pglite.listen(channel, onNotify);
       return async () => unsubscribe();
     },
+    listenStatus: () => [],
     async close() {
       await db.destroy();
       releaseLock();
@@ -126,8 +168,4 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }

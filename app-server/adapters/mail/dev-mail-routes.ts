@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../http/app-env.ts';
 import type { DevMailbox } from './dev-mailbox.ts';
 
 /**
@@ -7,7 +6,7 @@ import type { DevMailbox } from './dev-mailbox.ts';
  * without an SMTP server. Mounted only outside production (see auth-module.ts).
  */
 export function devMailRoutes(mailbox: DevMailbox) {
-  return new Hono<AppEnv>().get('/mail', async (c) => {
+  return new Hono().get('/mail', async (c) => {
     const to = c.req.query('to');
     const limitRaw = Number(c.req.query('limit') ?? 50);
     const limit = Number.isInteger(limitRaw) && limitRaw > 0 ? Math.min(limitRaw, 200) : 50;

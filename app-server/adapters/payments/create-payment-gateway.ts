@@ -18,9 +18,12 @@ export type PaymentGatewayConfig = Pick<
 
 export type PaymentGatewayDeps = { readonly db: Db; readonly clock: Clock };
 
-/** Whether the local gateway stands in when Stripe is not configured: as configured, else everywhere but production. */
+/**
+ * Whether the local gateway stands in when Stripe is not configured: never in production (it saves test cards and
+ * takes no money; loadConfig refuses PAYMENTS_LOCAL_GATEWAY=true there), elsewhere unless turned off.
+ */
 export function localGatewayEnabled(config: PaymentGatewayConfig): boolean {
-  return config.PAYMENTS_LOCAL_GATEWAY ?? config.NODE_ENV !== 'production';
+  return config.NODE_ENV !== 'production' && (config.PAYMENTS_LOCAL_GATEWAY ?? true);
 }
 
 /**

@@ -6,7 +6,10 @@ import type { PushMessage, PushOutcome, PushSender } from './push-sender.ts';
 export type FcmMessagingClient = Pick<Messaging, 'sendEach'>;
 
 /** FCM error codes that mean the token will never work again (app uninstalled, token rotated or malformed). */
-const DEAD_TOKEN_CODES = new Set(['messaging/registration-token-not-registered', 'messaging/invalid-registration-token']);
+const DEAD_TOKEN_CODES = new Set([
+  'messaging/registration-token-not-registered',
+  'messaging/invalid-registration-token',
+]);
 
 // sendEach takes at most 500 messages per call.
 const BATCH = 500;

@@ -14,7 +14,8 @@ export type PushOutcome = 'sent' | 'invalid_token' | 'failed';
  * a dead token is reported so the caller can forget it.
  */
 export interface PushSender {
-  readonly kind: 'fcm' | 'in_app';
+  /** 'in_app' sends nothing (no push service configured); 'routed' picks FCM or Web Push per token. */
+  readonly kind: 'fcm' | 'web_push' | 'routed' | 'in_app';
   /** One outcome per message, in order. Never throws for a per-message failure. */
   send(messages: readonly PushMessage[]): Promise<PushOutcome[]>;
 }

@@ -27,7 +27,10 @@ const tokenSchema = z.object({
   access_token: z.string().min(1),
   refresh_token: z.string().min(1),
   expires_at: z.number(),
-  athlete: z.object({ id: z.union([z.number(), z.string()]) }).passthrough().optional(),
+  athlete: z
+    .object({ id: z.union([z.number(), z.string()]) })
+    .passthrough()
+    .optional(),
 });
 
 const activitySchema = z.object({
@@ -36,11 +39,15 @@ const activitySchema = z.object({
   type: z.string().optional(),
   distance: z.number().default(0),
   moving_time: z.number().default(0),
+  elapsed_time: z.number().optional(),
   start_date: z.string(),
   manual: z.boolean().default(false),
   trainer: z.boolean().default(false),
   flagged: z.boolean().default(false),
-  athlete: z.object({ id: z.union([z.number(), z.string()]) }).passthrough().optional(),
+  athlete: z
+    .object({ id: z.union([z.number(), z.string()]) })
+    .passthrough()
+    .optional(),
 });
 
 const streamsSchema = z.object({
@@ -54,6 +61,7 @@ function toActivity(raw: z.infer<typeof activitySchema>): StravaActivity {
     sportType: raw.sport_type ?? raw.type ?? 'Unknown',
     distanceM: raw.distance,
     movingTimeSec: raw.moving_time,
+    elapsedTimeSec: Math.max(raw.elapsed_time ?? raw.moving_time, raw.moving_time),
     startDate: raw.start_date,
     manual: raw.manual,
     trainer: raw.trainer,
@@ -195,7 +203,11 @@ export function createFetchStravaClient(options: FetchStravaClientOptions): Stra
     },
 
     async getActivity(accessToken, activityId) {
-      const response = await call('read', `/api/v3/activities/${encodeURIComponent(activityId)}`, authorized(accessToken));
+      const response = await call(
+        'read',
+        `/api/v3/activities/${encodeURIComponent(activityId)}`,
+        authorized(accessToken),
+      );
       if (response.status === 404) {
         await response.body?.cancel();
         return null;

@@ -17,6 +17,8 @@ export interface StravaActivity {
   readonly distanceM: number;
   /** Seconds. */
   readonly movingTimeSec: number;
+  /** Seconds from start to finish, pauses included (`elapsed_time`; the moving time when absent). */
+  readonly elapsedTimeSec: number;
   /** ISO instant (UTC). */
   readonly startDate: string;
   readonly manual: boolean;

@@ -10,6 +10,7 @@ import { notificationsMigrations } from '../../commands/notifications/migrations
 import { preferencesMigrations } from '../../commands/preferences/migrations.ts';
 import { projectionRunnerMigrations } from '../../../projections/runner/migrations.ts';
 import { integrationsMigrations } from '../../integrations/migrations.ts';
+import { idempotencyMigrations } from '../../commands/idempotency/migrations.ts';
 
 /**
  * Every schema migration, by name. Kysely runs them in name order; names start with a date and a module so
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   ...stakeProcessMigrations,
   ...privacyMigrations,
   ...integrationsMigrations,
+  ...idempotencyMigrations,
 };

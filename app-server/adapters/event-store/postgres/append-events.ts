@@ -3,9 +3,14 @@ import {
   type AppendResult,
   type ExpectedVersion,
   type NewEvent,
+  StreamOrderConflictError,
   WrongExpectedVersionError,
 } from '../../../../domain/shared/event-store.ts';
-import { DUPLICATE_EVENT_SQLSTATE, WRONG_EXPECTED_VERSION_SQLSTATE } from './append-function.ts';
+import {
+  DUPLICATE_EVENT_SQLSTATE,
+  STREAM_ORDER_CONFLICT_SQLSTATE,
+  WRONG_EXPECTED_VERSION_SQLSTATE,
+} from './append-function.ts';
 
 /** Some of the appended event ids exist already, but not as a repeat of this very append. */
 export class DuplicateEventIdError extends Error {
@@ -59,6 +64,9 @@ function translateError(error: unknown, streamId: string, expected: ExpectedVers
   if (code === WRONG_EXPECTED_VERSION_SQLSTATE)
     return new WrongExpectedVersionError(streamId, expected, Number(detail));
   if (code === DUPLICATE_EVENT_SQLSTATE) return new DuplicateEventIdError(streamId, error);
+  if (code === STREAM_ORDER_CONFLICT_SQLSTATE && String((error as Error).message).startsWith('es_append:')) {
+    return new StreamOrderConflictError(streamId, error);
+  }
   // An id used in another stream (or repeated within the append) trips the unique index instead.
   if (code === '23505' && (constraint === undefined || constraint.includes('event_id'))) {
     return new DuplicateEventIdError(streamId, error);

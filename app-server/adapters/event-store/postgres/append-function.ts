@@ -2,11 +2,27 @@
 export const WRONG_EXPECTED_VERSION_SQLSTATE = 'ES409';
 /** SQLSTATE raised by es_append when event ids were appended before, but not as this exact append. */
 export const DUPLICATE_EVENT_SQLSTATE = 'ES422';
+/**
+ * SQLSTATE raised by es_append when the caller's transaction is older than the stream's last writer: PostgreSQL's
+ * serialization_failure, which retry loops and poolers already treat as "run the transaction again".
+ */
+export const STREAM_ORDER_CONFLICT_SQLSTATE = '40001';
+/** First key of the two-key advisory locks that serialise writers of one stream (apart from any other lock). */
+export const STREAM_LOCK_SPACE = 7_240_118;
 
 /**
  * `es_append(stream_id, expected, events, notify_channel)`: the whole append in one round trip. It locks the stream
- * row (writers of one stream queue there, writers of different streams never meet), answers a retried append with
- * its original result, checks the expected version, inserts the events in order and optionally NOTIFYs.
+ * (writers of one stream queue there, writers of different streams never meet), answers a retried append with its
+ * original result, checks the expected version, inserts the events in order and optionally NOTIFYs.
+ *
+ * Why the lock is an advisory lock taken before anything is written: the global log is ordered by transaction id,
+ * and PostgreSQL assigns that id at a transaction's first write. A writer that got its id before queueing behind
+ * the stream's current writer (the speculative insert of two creators of one new stream does exactly that) would
+ * commit later revisions under a lower id, and readers would see the stream out of order. Taking the lock before
+ * the first write means a plain append gets its id after the previous writer committed, so ids grow with
+ * revisions. A caller's transaction that wrote before this append already holds an id; if that id is older than
+ * the stream's last writer (kept on the stream row), the append refuses with a serialization failure and nothing
+ * is written: retrying the transaction gives it a newer id.
  * `expected` is 'any' | 'no_stream' | 'stream_exists' | a revision in decimal; `events` is a JSON array of
  * `{ id, type, data, metadata }`.
  */
@@ -19,12 +35,14 @@ declare
   v_count bigint := jsonb_array_length(p_events);
   v_first_id uuid := (p_events->0->>'id')::uuid;
   v_current bigint;
+  v_last_tx bigint;
   v_created boolean := false;
   v_found_stream text;
   v_found_revision bigint;
   v_matching bigint;
 begin
-  select s.revision into v_current from es_streams s where s.stream_id = p_stream_id for update;
+  perform pg_advisory_xact_lock(${STREAM_LOCK_SPACE}, hashtext(p_stream_id));
+  select s.revision, s.last_tx_id into v_current, v_last_tx from es_streams s where s.stream_id = p_stream_id for update;
   if not found then
     if p_expected not in ('any', 'no_stream', '-1') then
       raise exception 'es_append: stream % expected %, actual -1', p_stream_id, p_expected
@@ -32,12 +50,14 @@ begin
     end if;
     -- Create the stream with its final revision (one tuple); a concurrent creator makes this a no-op and we
     -- continue on the existing-stream path below, after waiting for its commit.
-    insert into es_streams (stream_id, revision) values (p_stream_id, v_count - 1) on conflict do nothing;
+    insert into es_streams (stream_id, revision, last_tx_id)
+      values (p_stream_id, v_count - 1, pg_current_xact_id()::text::bigint) on conflict do nothing;
     if found then
       v_created := true;
       v_current := -1;
     else
-      select s.revision into v_current from es_streams s where s.stream_id = p_stream_id for update;
+      select s.revision, s.last_tx_id into v_current, v_last_tx
+        from es_streams s where s.stream_id = p_stream_id for update;
     end if;
   end if;
 
@@ -67,7 +87,12 @@ begin
       raise exception 'es_append: stream % expected %, actual %', p_stream_id, p_expected, v_current
         using errcode = '${WRONG_EXPECTED_VERSION_SQLSTATE}', detail = v_current::text;
     end if;
-    update es_streams set revision = v_current + v_count where stream_id = p_stream_id;
+    if v_last_tx is not null and v_last_tx > pg_current_xact_id()::text::bigint then
+      raise exception 'es_append: stream % was written by a newer transaction; retry the transaction', p_stream_id
+        using errcode = '${STREAM_ORDER_CONFLICT_SQLSTATE}';
+    end if;
+    update es_streams set revision = v_current + v_count, last_tx_id = pg_current_xact_id()::text::bigint
+      where stream_id = p_stream_id;
   end if;
 
   if p_notify is not null then

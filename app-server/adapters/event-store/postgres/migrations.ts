@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { appendFunctionSql } from './append-function.ts';
+import { visibleHorizonFunctionSql } from './visible-horizon.ts';
 
 /** Schema owned by this module; registered in app-server/db/migrations/index.ts. */
 export const eventStoreMigrations: Record<string, Migration> = {
@@ -44,6 +45,30 @@ export const eventStoreMigrations: Record<string, Migration> = {
       await db.schema.dropTable('es_checkpoints').ifExists().execute();
       await db.schema.dropTable('es_events').ifExists().execute();
       await db.schema.dropTable('es_streams').ifExists().execute();
+    },
+  },
+  // Streams remember their last writer's transaction id, and es_append locks a stream before writing anything, so
+  // a stream's revisions can never be listed out of order in the transaction-ordered log (see append-function.ts).
+  '2026-11-23-01-event-store-stream-order': {
+    async up(db: Kysely<unknown>) {
+      await sql`alter table es_streams add column last_tx_id bigint`.execute(db);
+      await sql`
+        update es_streams s set last_tx_id = e.last_tx_id
+        from (select stream_id, max(tx_id) as last_tx_id from es_events group by stream_id) e
+        where e.stream_id = s.stream_id`.execute(db);
+      await sql.raw(appendFunctionSql).execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`alter table es_streams drop column if exists last_tx_id`.execute(db);
+    },
+  },
+  // The log's read horizon no longer waits for other databases' transactions (see visible-horizon.ts).
+  '2026-11-23-02-event-store-database-horizon': {
+    async up(db: Kysely<unknown>) {
+      await sql.raw(visibleHorizonFunctionSql).execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop function if exists es_visible_horizon()`.execute(db);
     },
   },
 };

@@ -20,9 +20,10 @@ interface EventRow {
   recorded_at: Date | string;
 }
 
-// Only transactions below the oldest one still open are certain to be complete: a transaction that began
-// earlier can still commit rows that sort before anything newer, so the log stops at that horizon.
-const visibleHorizon = sql`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+// Only transactions below the oldest one of this database still open are certain to be complete: a transaction
+// that began earlier can still commit rows that sort before anything newer, so the log stops at that horizon
+// (visible-horizon.ts). A scalar subquery, so the function runs once per statement, not once per row.
+const visibleHorizon = sql`(select es_visible_horizon())`;
 const columns = sql`tx_id, global_position, stream_id, stream_revision, type, data, metadata, recorded_at`;
 
 /** Reads one stream by revision; the unique (stream_id, stream_revision) index serves both directions. */

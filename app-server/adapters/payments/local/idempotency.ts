@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { stableJson } from '../../../../domain/shared/stable-json.ts';
 import { type PaymentErrorCode, PaymentGatewayError } from '../payment-errors.ts';
 import type { LocalPaymentTables } from './tables.ts';
 
@@ -76,16 +77,4 @@ export async function runIdempotent<T>(
   });
   if (stored.ok) return stored.value as T;
   throw new PaymentGatewayError(stored.error.code, stored.error.message);
-}
-
-// Key order must not change the hash: { a, b } and { b, a } are the same request.
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

@@ -31,6 +31,7 @@ import {
   toSnapshot,
 } from './payment-intent-rows.ts';
 import type { CardBehaviour, LocalPaymentTables } from './tables.ts';
+import { authenticateSetup, confirmSetup, findSetupIntentBySecret, type LocalSetupIntent } from './setup-intents.ts';
 import { declineOf, findTestCard } from './test-cards.ts';
 import { signWebhook, verifyWebhook } from './webhook-signature.ts';
 
@@ -267,41 +268,22 @@ export class LocalPaymentGateway implements PaymentGateway {
 
   // ---- Development and test controls (not part of the port) ----
 
-  /** What Stripe.js does in the browser: saves a test card (token or number) through the SetupIntent. */
-  async confirmSetupIntent(input: { setupIntentId: string; card: string }): Promise<{ paymentMethodId: string }> {
-    const card = findTestCard(input.card);
-    if (!card) throw new PaymentGatewayError('invalid_request', 'Your card number is incorrect (not a test card).');
-    const now = this.#clock.now();
-    return this.#db.transaction().execute(async (tx) => {
-      const setup = await tx
-        .selectFrom('payments_local_setup_intents')
-        .selectAll()
-        .where('id', '=', input.setupIntentId)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!setup) throw new PaymentGatewayError('not_found', `No such SetupIntent: '${input.setupIntentId}'`);
-      if (setup.status === 'succeeded' && setup.payment_method_id) return { paymentMethodId: setup.payment_method_id };
-      const paymentMethodId = newId('pm');
-      await tx
-        .insertInto('payments_local_payment_methods')
-        .values({
-          id: paymentMethodId,
-          customer_id: setup.customer_id,
-          brand: card.brand,
-          last4: card.number.slice(-4),
-          exp_month: 12,
-          exp_year: now.getUTCFullYear() + 3,
-          behaviour: card.behaviour,
-          created_at: now,
-        })
-        .execute();
-      await tx
-        .updateTable('payments_local_setup_intents')
-        .set({ status: 'succeeded', payment_method_id: paymentMethodId })
-        .where('id', '=', setup.id)
-        .execute();
-      return { paymentMethodId };
-    });
+  /**
+   * What Stripe.js's `confirmCardSetup` does in the browser: confirms the SetupIntent with a test card (token or
+   * number). The card is saved (succeeded), refused (`lastSetupError`), or waits for authentication (requires_action).
+   */
+  confirmSetupIntent(input: { setupIntentId: string; card: string }): Promise<LocalSetupIntent> {
+    return confirmSetup(this.#db, this.#clock.now(), input);
+  }
+
+  /** The cardholder approves or fails the issuer's authentication of a SetupIntent in requires_action. */
+  authenticateSetupIntent(input: { setupIntentId: string; approve: boolean }): Promise<LocalSetupIntent> {
+    return authenticateSetup(this.#db, this.#clock.now(), input);
+  }
+
+  /** The SetupIntent of a client secret (what the browser holds), or null. */
+  findSetupIntent(clientSecret: string): Promise<LocalSetupIntent | null> {
+    return findSetupIntentBySecret(this.#db, clientSecret);
   }
 
   /** Changes how a saved card answers from now on (the runner's bank blocked it, or it ran out of funds). */

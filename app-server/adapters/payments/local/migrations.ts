@@ -92,4 +92,28 @@ export const localGatewayMigrations: Record<string, Migration> = {
       }
     },
   },
+  // Saving a card the way Stripe does: a card may be refused, or wait for the cardholder to authenticate.
+  '2026-12-10-01-local-setup-intent-outcomes': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('payments_local_setup_intents')
+        .addColumn('pending_card', 'text')
+        .addColumn('last_setup_error', 'jsonb')
+        .execute();
+      await db.schema
+        .createIndex('payments_local_setup_intents_client_secret')
+        .on('payments_local_setup_intents')
+        .column('client_secret')
+        .unique()
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('payments_local_setup_intents_client_secret').ifExists().execute();
+      await db.schema
+        .alterTable('payments_local_setup_intents')
+        .dropColumn('pending_card')
+        .dropColumn('last_setup_error')
+        .execute();
+    },
+  },
 };

@@ -11,13 +11,22 @@ type Json<T> = ColumnType<T, string, string>;
 /** One processor customer per user. */
 export type LocalCustomerRow = { id: string; user_id: string; email: string; created_at: Timestamp };
 
-/** A card form in progress; `payment_method_id` is set once the (simulated) browser confirmed it. */
+/** Why the last attempt to save a card failed (Stripe's `last_setup_error`). */
+export type LocalSetupError = { code: string; declineCode: string | null; message: string };
+
+/**
+ * A card form in progress, with Stripe's SetupIntent statuses: `requires_action` while the card's issuer waits for
+ * the cardholder to authenticate (the card number waits in `pending_card`); `succeeded` once the card is saved as
+ * `payment_method_id`; back to `requires_payment_method` with `last_setup_error` when the card was refused.
+ */
 export type LocalSetupIntentRow = {
   id: string;
   customer_id: string;
   client_secret: string;
-  status: 'requires_payment_method' | 'succeeded';
+  status: 'requires_payment_method' | 'requires_action' | 'succeeded';
   payment_method_id: string | null;
+  pending_card: string | null;
+  last_setup_error: ColumnType<LocalSetupError | null, string | null, string | null>;
   created_at: Timestamp;
 };
 
