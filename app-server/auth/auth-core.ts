@@ -14,9 +14,10 @@ import type { KeyStore } from './key-store.ts';
 import { tokenMail } from './mail-templates.ts';
 import type { OneTimeTokens, TokenKind } from './one-time-tokens.ts';
 import type { PasswordHasher } from './password-hasher.ts';
-import { AUTH_LIMITS, type RateLimiter } from './rate-limiter.ts';
+import { AUTH_LIMITS, type RateLimiter, hitAll } from './rate-limiter.ts';
 import { clientIp, safeRedirect } from './request.ts';
 import type { SecretBox } from './secrets.ts';
+import type { SignInSources } from './sign-in-sources.ts';
 import type { Session, SessionStore } from './session-store.ts';
 import type { AccessClaims, TokenService } from './token-service.ts';
 import type { AuthUser, UserStore } from './user-store.ts';
@@ -34,6 +35,7 @@ export type AuthCore = {
   readonly keys: KeyStore;
   readonly hasher: PasswordHasher;
   readonly limiter: RateLimiter;
+  readonly sources: SignInSources;
   readonly otps: OneTimeTokens;
   readonly flows: FlowStates;
   readonly factors: FactorStore;
@@ -113,14 +115,19 @@ export async function sessionJson(core: AuthCore, user: AuthUser, session: Sessi
   };
 }
 
-/** Starts a session for a user who just proved who they are by `method`. */
+/**
+ * Starts a session for a user who just proved who they are by `method`, and remembers the address as one of the
+ * user's usual ones (the per-account sign-in limit spares it).
+ */
 export async function signIn(core: AuthCore, c: Context, user: AuthUser, method: string) {
+  const ip = ipOf(core, c);
   const { session, refreshToken } = await core.sessions.create({
     userId: user.id,
     method,
     userAgent: c.req.header('user-agent') ?? null,
-    ip: ipOf(core, c),
+    ip,
   });
+  await core.sources.remember(user.id, ip);
   const signedIn = await core.users.update(user.id, { last_sign_in_at: core.clock.now() });
   return sessionJson(core, signedIn, session, refreshToken);
 }
@@ -146,19 +153,25 @@ export function redirectOf(core: AuthCore, c: Context, bodyValue?: unknown): str
 }
 
 /**
- * Mail quota: one mail a minute and six an hour per address, thirty an hour per IP. Counting per address never
- * blocks sign-in (only more mails), so an attacker cannot lock the owner out with it.
+ * Mail quota, counted per kind of mail as GoTrue does (so a recovery right after a sign-up is not refused): one
+ * mail a minute and six an hour per address and kind, thirty requests an hour per IP. Every request for an address
+ * counts, whether or not it has an account, so a 429 says nothing about who has one. Counting per address never
+ * blocks signing in (only more mails), so an attacker cannot lock the owner out with it.
  */
-export async function checkEmailQuota(core: AuthCore, email: string, ip: string): Promise<void> {
-  const perIp = await core.limiter.hit(`email:ip:${ip}`, AUTH_LIMITS.emailRequestsPerIp);
-  if (!perIp.allowed)
+export async function checkEmailQuota(core: AuthCore, kind: TokenKind, email: string, ip: string): Promise<void> {
+  const ipKey = `email:ip:${ip}`;
+  const { refused } = await hitAll(core.limiter, [
+    [ipKey, AUTH_LIMITS.emailRequestsPerIp],
+    [`email:${kind}:minute:${email}`, AUTH_LIMITS.emailsPerAddressAndKind],
+    [`email:${kind}:hour:${email}`, AUTH_LIMITS.emailsPerAddressAndKindHourly],
+  ]);
+  if (!refused) return;
+  if (refused.key === ipKey) {
     throw authErrors.rateLimited(
-      `Too many email requests from this network. Try again in ${perIp.retryAfter} seconds.`,
+      `Too many email requests from this network. Try again in ${refused.retryAfter} seconds.`,
     );
-  const perMinute = await core.limiter.hit(`email:addr:${email}`, AUTH_LIMITS.emailsPerAddress);
-  if (!perMinute.allowed) throw authErrors.emailRateLimited(perMinute.retryAfter);
-  const perHour = await core.limiter.hit(`email:addr-hour:${email}`, AUTH_LIMITS.emailsPerAddressHourly);
-  if (!perHour.allowed) throw authErrors.emailRateLimited(perHour.retryAfter);
+  }
+  throw authErrors.emailRateLimited(refused.retryAfter);
 }
 
 /** Issues a one-time token and mails its link and code. */

@@ -2,6 +2,8 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
+import { isTransientDatabaseError } from '../../projections/runner/transient-error.ts';
+import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from '../db/unavailable.ts';
 
 /** The API version the standard client understands; with it, the client reads `code` as the error code. */
 export const API_VERSION = '2024-01-01';
@@ -35,7 +37,10 @@ export function respondAuthError(c: Context, error: AuthApiError): Response {
   return c.json(authErrorBody(error.code, error.message, error.extra), error.status);
 }
 
-/** `onError` of the /auth/v1 sub-app: known refusals in the GoTrue shape, bad JSON as 400, anything else 500. */
+/**
+ * `onError` of the /auth/v1 sub-app: known refusals in the GoTrue shape, bad JSON as 400, an unreachable database
+ * 503 with Retry-After (the client retries those), anything else 500.
+ */
 export function authErrorHandler(logger: Logger): ErrorHandler {
   return (error, c) => {
     if (error instanceof AuthApiError) return respondAuthError(c, error);
@@ -45,6 +50,12 @@ export function authErrorHandler(logger: Logger): ErrorHandler {
     if (error instanceof HTTPException) {
       const code = error.status === 413 ? 'request_too_large' : 'validation_failed';
       return respondAuthError(c, new AuthApiError(error.status, code, error.message || 'Request failed'));
+    }
+    if (isTransientDatabaseError(error)) {
+      logger.warn({ err: error, requestId: c.get('requestId') }, 'database unavailable');
+      c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      c.header('X-Supabase-Api-Version', API_VERSION);
+      return c.json(authErrorBody('unexpected_failure', SERVICE_UNAVAILABLE), 503);
     }
     logger.error({ err: error, requestId: c.get('requestId') }, 'unhandled auth error');
     c.header('X-Supabase-Api-Version', API_VERSION);
@@ -62,14 +73,15 @@ export const authErrors = {
   validation: (message: string) => new AuthApiError(400, 'validation_failed', message),
   invalidEmail: () =>
     new AuthApiError(400, 'email_address_invalid', 'Unable to validate email address: invalid format'),
-  weakPassword: () =>
-    new AuthApiError(422, 'weak_password', 'Password must be at least 8 characters', {
-      weak_password: { reasons: ['length'], message: 'Password must be at least 8 characters' },
-    }),
+  /** GoTrue's weak_password: 422 with the reasons (length, characters, pwned) beside the message. */
+  weakPassword: (reason: WeakPasswordReason, message: string) =>
+    new AuthApiError(422, 'weak_password', message, { weak_password: { reasons: [reason], message } }),
   invalidCredentials: () => new AuthApiError(400, 'invalid_credentials', 'Invalid login credentials'),
   emailNotConfirmed: () => new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed'),
   noAuthorization: () => new AuthApiError(401, 'no_authorization', 'This endpoint requires a valid Bearer token'),
-  badJwt: (detail: string) => new AuthApiError(403, 'bad_jwt', `Invalid JWT: ${detail}`),
+  /** GoTrue words every JWT refusal as "invalid JWT: unable to parse or verify signature, <why>". */
+  badJwt: (detail: string) =>
+    new AuthApiError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${detail}`),
   sessionNotFound: () =>
     new AuthApiError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist'),
   sessionExpired: () => new AuthApiError(400, 'session_expired', 'Session expired'),
@@ -103,4 +115,14 @@ export const authErrors = {
       `For security purposes, you can only request this after ${seconds} seconds.`,
     ),
   notSupported: (code: string, what: string) => new AuthApiError(400, code, `${what} is not supported by this server`),
+  // Features this server does not offer, with GoTrue's own status, code and message for a disabled feature.
+  web3Disabled: () => new AuthApiError(422, 'web3_provider_disabled', 'Web3 provider is disabled'),
+  samlDisabled: () => new AuthApiError(404, 'saml_provider_disabled', 'SAML 2.0 is disabled'),
+  anonymousDisabled: () => new AuthApiError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled'),
+  manualLinkingDisabled: () => new AuthApiError(404, 'manual_linking_disabled', 'Manual linking is disabled'),
+  singleIdentityNotDeletable: () =>
+    new AuthApiError(422, 'single_identity_not_deletable', 'User must have at least 1 identity after unlinking'),
 };
+
+/** Why a password is too weak, in GoTrue's words: too short, wrong characters, or known from breaches. */
+export type WeakPasswordReason = 'length' | 'characters' | 'pwned';

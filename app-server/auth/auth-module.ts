@@ -1,4 +1,4 @@
-import { allowedOrigins } from '../http/allowed-origins.ts';
+import { allowedOrigins } from '../allowed-origins.ts';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Transaction } from 'kysely';
@@ -11,12 +11,11 @@ import { createSmtpMailer } from '../adapters/mail/smtp-mailer.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import type { AppEnv } from '../http/app-env.ts';
+import type { AuthEnv } from './auth-env.ts';
 import { API_VERSION, AuthApiError, authErrorHandler } from './auth-error.ts';
 import type { AuthCore } from './auth-core.ts';
 import { createFactorStore } from './factor-store.ts';
 import { createFlowStates } from './flow-states.ts';
-import { requireUser } from './guard.ts';
 import { createKeyStore } from './key-store.ts';
 import { createOneTimeTokens } from './one-time-tokens.ts';
 import { type PasswordHasher, createArgon2Hasher } from './password-hasher.ts';
@@ -25,7 +24,6 @@ import { discoveryRoutes } from './routes/discovery-routes.ts';
 import { emailFlowRoutes } from './routes/email-flow-routes.ts';
 import { factorRoutes } from './routes/factor-routes.ts';
 import { logoutRoutes } from './routes/logout-routes.ts';
-import { meRoutes } from './routes/me-routes.ts';
 import { signupRoutes } from './routes/signup-routes.ts';
 import { tokenRoutes } from './routes/token-routes.ts';
 import { unsupportedRoutes } from './routes/unsupported-routes.ts';
@@ -33,6 +31,7 @@ import { userRoutes } from './routes/user-routes.ts';
 import { verifyRoutes } from './routes/verify-routes.ts';
 import { createSecretBox } from './secrets.ts';
 import { createSessionStore } from './session-store.ts';
+import { createSignInSources } from './sign-in-sources.ts';
 import { createTokenService } from './token-service.ts';
 import { createUserStore } from './user-store.ts';
 
@@ -86,6 +85,7 @@ export function createAuthCore(deps: AuthModuleDeps): AuthCore {
     keys,
     hasher: deps.hasher ?? createArgon2Hasher(),
     limiter: createRateLimiter({ db, clock }),
+    sources: createSignInSources({ db, clock }),
     otps: createOneTimeTokens({ db, clock }),
     flows: createFlowStates({ db, clock }),
     factors: createFactorStore({ db, clock }),
@@ -97,7 +97,7 @@ export function createAuthCore(deps: AuthModuleDeps): AuthCore {
 
 /** The GoTrue-compatible API mounted at /auth/v1, with its own error shape, CORS and API-version header. */
 export function gotrueApp(core: AuthCore) {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AuthEnv>();
   app.use(
     cors({
       origin: allowedOrigins(core.config),
@@ -120,22 +120,14 @@ export function gotrueApp(core: AuthCore) {
     .route('/', emailFlowRoutes(core))
     .route('/', factorRoutes(core))
     .route('/', discoveryRoutes(core))
-    .route('/', unsupportedRoutes())
+    .route('/', unsupportedRoutes(core))
     .all('*', () => {
       throw new AuthApiError(404, 'not_found', 'Not found');
     });
 }
 
-/** The product-facing auth routes mounted at /auth (profile and account deletion), answering `{ error }`. */
-export function productAuthApp(core: AuthCore) {
-  return meRoutes(core);
-}
-
 /** `/dev/mail`: only outside production and only when mail goes to the development mailbox. */
 export function devApp(core: AuthCore) {
-  if (core.config.NODE_ENV === 'production' || !core.mailbox) return new Hono<AppEnv>();
+  if (core.config.NODE_ENV === 'production' || !core.mailbox) return new Hono();
   return devMailRoutes(core.mailbox);
 }
-
-/** The product API guard, for other modules' routes. */
-export { requireUser };

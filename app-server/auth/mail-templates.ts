@@ -48,3 +48,49 @@ export function emailChangeNotice(to: string, newEmail: string): Mail {
     text: `A change of your account email to ${newEmail} was requested. If this was not you, reset your password now.`,
   };
 }
+
+/**
+ * Sent instead of a confirmation when someone signs up with an address that already has a confirmed account: the
+ * answer to the sign-up looks the same either way (no enumeration), and the owner learns of the attempt.
+ */
+export function accountExistsNotice(to: string, appUrl: string): Mail {
+  return {
+    to,
+    subject: 'Your StrideStake account already exists',
+    text: [
+      'Someone (hopefully you) tried to sign up for StrideStake with this email address, which already has an account.',
+      '',
+      `Sign in at ${new URL('/login', appUrl)} (you can reset your password there if you forgot it).`,
+      '',
+      'If this was not you, you can ignore this email: nothing has changed.',
+    ].join('\n'),
+  };
+}
+
+/** What was asked for when there was nothing to send (see nothingToSendNotice). */
+export type UnansweredRequest = 'recovery' | 'magiclink' | 'confirmation';
+
+const UNANSWERED: Record<UnansweredRequest, string> = {
+  recovery: 'asked to reset the password of a StrideStake account with this email address, but no account uses it.',
+  magiclink: 'asked for a StrideStake sign-in link for this email address, but no account uses it.',
+  confirmation:
+    'asked us to resend a StrideStake confirmation for this email address, but nothing is waiting to be confirmed.',
+};
+
+/**
+ * Sent when a recovery, a sign-in link or a resend was asked for an address with nothing to send: every such
+ * request sends exactly one mail, so neither the answer nor the work done tells whether the address has an account.
+ */
+export function nothingToSendNotice(to: string, request: UnansweredRequest, appUrl: string): Mail {
+  return {
+    to,
+    subject: 'Your StrideStake request',
+    text: [
+      `Someone (hopefully you) ${UNANSWERED[request]}`,
+      '',
+      `To create an account, sign up at ${new URL('/signup', appUrl)}. If you already have one, sign in at ${new URL('/login', appUrl)}.`,
+      '',
+      'If this was not you, you can ignore this email.',
+    ].join('\n'),
+  };
+}

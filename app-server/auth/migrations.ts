@@ -154,7 +154,19 @@ async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
+/** The addresses each user signed in from (see SignInSourceTable), for the per-account sign-in limit. */
+async function addSignInSources(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('auth_sign_in_sources')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('auth_users.id').onDelete('cascade'))
+    .addColumn('source_hash', 'text', (c) => c.notNull())
+    .addColumn('last_success_at', 'timestamptz', (c) => c.notNull())
+    .addPrimaryKeyConstraint('auth_sign_in_sources_pk', ['user_id', 'source_hash'])
+    .execute();
+}
+
 /** Schema owned by this module; registered in app-server/db/migrations/index.ts. */
 export const authMigrations: Record<string, Migration> = {
   '2026-11-22-03-auth-tables': { up },
+  '2026-12-10-01-auth-sign-in-sources': { up: addSignInSources },
 };

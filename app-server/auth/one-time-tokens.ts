@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { randomCode, randomToken, safeEqual, sha256 } from './secrets.ts';
@@ -10,8 +11,12 @@ export type TokenKind = OneTimeTokenRow['kind'];
 /** A token just issued: the link secret and the 6-digit code, both shown once (in the mail). */
 export type IssuedToken = { linkToken: string; code: string };
 
-/** Wrong codes after which a token is burnt, so 6 digits cannot be guessed. */
-const MAX_CODE_ATTEMPTS = 5;
+/**
+ * Code attempts after which a token's code is burnt, so 6 digits cannot be guessed. Only the code: the link in the
+ * same mail (256 random bits, not guessable) keeps working, so someone burning codes cannot lock the owner out of
+ * a recovery or sign-in mail.
+ */
+export const MAX_CODE_ATTEMPTS = 5;
 
 const TTL_SECONDS: Record<TokenKind, number> = {
   signup: 24 * 3600,
@@ -33,6 +38,7 @@ export interface OneTimeTokens {
     codeChallengeMethod?: string | null;
   }): Promise<IssuedToken>;
   consumeLink(linkToken: string, kinds: readonly TokenKind[]): Promise<OneTimeTokenRow | null>;
+  /** The newest live token's row if `code` is its code; every call counts one of its MAX_CODE_ATTEMPTS first. */
   consumeCode(input: {
     email?: string;
     userId?: string;
@@ -103,26 +109,29 @@ export function createOneTimeTokens(options: { db: Db; clock: Clock }): OneTimeT
     },
     async consumeCode({ email, userId, code, kinds }) {
       const at = options.clock.now();
-      let query = db
+      // The newest live token of these kinds (a burnt code still shadows older ones: no extra guesses).
+      let newest = db
         .selectFrom('auth_one_time_tokens')
-        .selectAll()
+        .select('id')
         .where('kind', 'in', kinds)
         .where('used_at', 'is', null)
+        .where('expires_at', '>', at)
         .orderBy('created_at', 'desc')
         .limit(1);
-      if (email) query = query.where('email', '=', email);
-      if (userId) query = query.where('user_id', '=', userId);
-      const row = await query.executeTakeFirst();
-      if (!row || !usable(row, at)) return null;
-      if (!safeEqual(row.code_hash, codeHash(row.id, code))) {
-        const attempts = row.attempts + 1;
-        await db
-          .updateTable('auth_one_time_tokens')
-          .set({ attempts, ...(attempts >= MAX_CODE_ATTEMPTS ? { used_at: at } : {}) })
-          .where('id', '=', row.id)
-          .execute();
-        return null;
-      }
+      if (email) newest = newest.where('email', '=', email);
+      if (userId) newest = newest.where('user_id', '=', userId);
+      // Count the attempt BEFORE looking at the code, in one statement: parallel guesses each take one of the
+      // MAX_CODE_ATTEMPTS slots or none, so no amount of parallelism checks more than MAX_CODE_ATTEMPTS codes.
+      const row = await db
+        .updateTable('auth_one_time_tokens')
+        .set({ attempts: sql<number>`attempts + 1` })
+        .where('id', '=', newest)
+        .where('used_at', 'is', null)
+        .where('attempts', '<', MAX_CODE_ATTEMPTS)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return null;
+      if (!safeEqual(row.code_hash, codeHash(row.id, code))) return null;
       return (await markUsed(row.id, at)) ? row : null;
     },
   };

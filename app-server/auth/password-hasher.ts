@@ -3,9 +3,12 @@ import { hash, verify } from '@node-rs/argon2';
 /** Hashes and checks passwords. */
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
-  verify(hashed: string, password: string): Promise<boolean>;
-  /** Spends the same time as a real check, for unknown accounts (no timing oracle on which e-mails exist). */
-  verifyDummy(password: string): Promise<void>;
+  /**
+   * Whether `password` matches `hashed`. With no hash (an unknown account, or one without a password) it checks
+   * against a dummy hash and answers false: the same call and the same Argon2 work on both paths, so neither the
+   * time taken nor the work done tells which e-mails exist.
+   */
+  verify(hashed: string | null, password: string): Promise<boolean>;
 }
 
 // FACTS.md / OWASP: Argon2id, 19 MiB, 2 iterations, parallelism 1. `2` is Algorithm.Argon2id (a const enum that
@@ -19,15 +22,10 @@ export function createArgon2Hasher(): PasswordHasher {
   return {
     hash: (password) => hash(password, options),
     async verify(hashed, password) {
-      try {
-        return await verify(hashed, password);
-      } catch {
-        return false;
-      }
-    },
-    async verifyDummy(password) {
       dummy ??= hash('not-a-real-password', options);
-      await verify(await dummy, password).catch(() => false);
+      const against = hashed ?? (await dummy);
+      const matches = await verify(against, password).catch(() => false);
+      return hashed !== null && matches;
     },
   };
 }

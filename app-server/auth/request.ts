@@ -2,6 +2,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { authErrors } from './auth-error.ts';
+import { passwordWeakness } from './password-policy.ts';
 
 /** The JSON body as an object; bad JSON → 400 bad_json, a non-object → 400 validation_failed. */
 export async function readBody(c: Context): Promise<Record<string, unknown>> {
@@ -41,10 +42,14 @@ export function normaliseEmail(raw: unknown): string {
   return email;
 }
 
-/** Spec §5: at least 8 characters (422 weak_password, as the client expects); at most 1024 to bound hashing. */
+/**
+ * A new password meeting the minimum strength of password-policy.ts (else 422 weak_password with GoTrue's reasons,
+ * as the client expects); at most 1024 characters to bound hashing.
+ */
 export function checkPassword(raw: unknown): string {
   if (typeof raw !== 'string') throw authErrors.validation('password: Password is required');
-  if ([...raw].length < 8) throw authErrors.weakPassword();
+  const weakness = passwordWeakness(raw);
+  if (weakness) throw authErrors.weakPassword(weakness.reason, weakness.message);
   if (raw.length > 1024) throw authErrors.validation('password: Password must be at most 1024 characters');
   return raw;
 }

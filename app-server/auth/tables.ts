@@ -135,6 +135,16 @@ export type RateLimitTable = {
   count: number;
 };
 
+/**
+ * An address a user signed in from successfully: the sign-in limit per account spares these, so an attacker
+ * guessing from elsewhere cannot lock the owner out. The address is kept only as SHA-256 of (user id, address).
+ */
+export type SignInSourceTable = {
+  user_id: string;
+  source_hash: string;
+  last_success_at: Timestamp;
+};
+
 /** A mail kept by the development mailbox. */
 export type DevMailTable = {
   id: Generated<number>;
@@ -157,6 +167,7 @@ export type AuthTables = {
   auth_challenges: ChallengeTable;
   auth_signing_keys: SigningKeyTable;
   auth_rate_limits: RateLimitTable;
+  auth_sign_in_sources: SignInSourceTable;
   dev_mail: DevMailTable;
 };
 

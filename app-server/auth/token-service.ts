@@ -64,7 +64,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
           async (header) => {
             // The key comes from our store by kid, never from the token (no jwk/jku/x5u headers honoured).
             const key = header.kid ? await options.keys.publicKey(header.kid) : null;
-            if (!key) throw authErrors.badJwt('unknown signing key');
+            if (!key) throw authErrors.badJwt('signing key not found');
             return key;
           },
           {
@@ -77,10 +77,11 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         );
         return payload as unknown as AccessClaims;
       } catch (error) {
-        if (error instanceof joseErrors.JWTExpired) throw authErrors.badJwt('token is expired');
-        if (error instanceof joseErrors.JOSEError) throw authErrors.badJwt('unable to parse or verify signature');
+        if (error instanceof joseErrors.JWTExpired)
+          throw authErrors.badJwt('token has invalid claims: token is expired');
+        if (error instanceof joseErrors.JOSEError) throw authErrors.badJwt(error.message);
         if (error instanceof Error && error.name === 'AuthApiError') throw error;
-        throw authErrors.badJwt('unable to parse or verify signature');
+        throw authErrors.badJwt('token is malformed');
       }
     },
   };

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Transaction, Updateable } from 'kysely';
-import { accountDecider, accountStreamId } from '../../domain/account/decide.ts';
-import type { AccountEvent } from '../../domain/account/events.ts';
+import { Temporal } from 'temporal-polyfill';
+import { accountDecider } from '../../domain/account/decide.ts';
 import { foldEvents } from '../../domain/shared/decider.ts';
-import type { EventStore, NewEvent } from '../../domain/shared/event-store.ts';
+import type { EventStore } from '../../domain/shared/event-store.ts';
+import { actorMetadata } from '../commands/event-metadata.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { AuthApiError } from './auth-error.ts';
 import type { AuthTables, AuthUserRow, AuthUserTable } from './tables.ts';
+import { streams } from '../../domain/shared/streams.ts';
+import { appendEvents } from '../commands/execute-command.ts';
 
 /** A login identity as read from auth_users. */
 export type AuthUser = {
@@ -43,16 +46,6 @@ function toUser(row: AuthUserRow): AuthUser {
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
-}
-
-/** Builds event metadata for an account event caused by the user themself. */
-export function accountEventMetadata(userId: string, occurredAt: string, correlationId: string) {
-  return { eventId: randomUUID(), occurredAt, actorId: userId, correlationId, causationId: null, schemaVersion: 1 };
-}
-
-/** Turns domain events into events to append. */
-export function toNewEvents(events: readonly AccountEvent[], userId: string, at: string, correlationId: string) {
-  return events.map((e): NewEvent => ({ ...e, metadata: accountEventMetadata(userId, at, correlationId) }));
 }
 
 /** Reads and writes login identities; creates a user together with its profile and first event. */
@@ -111,7 +104,7 @@ export function createUserStore(options: UserStoreOptions): UserStore {
           userId: id,
           displayName: input.displayName,
           timezone: input.timezone,
-          now: at.toISOString(),
+          now: Temporal.Instant.fromEpochMilliseconds(at.getTime()),
         },
         foldEvents(accountDecider, []),
       );
@@ -148,11 +141,8 @@ export function createUserStore(options: UserStoreOptions): UserStore {
             updated_at: at,
           })
           .execute();
-        await options.store.appendToStream(
-          accountStreamId(id),
-          toNewEvents(decided.right, id, at.toISOString(), input.correlationId),
-          { expectedVersion: 'no_stream', transaction: outer },
-        );
+        const metadata = actorMetadata(id, input.correlationId, at);
+        await appendEvents(options.store, streams.account(id), decided.right, metadata, 'no_stream', outer);
         return inserted;
       });
       return toUser(row);

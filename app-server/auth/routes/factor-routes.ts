@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import { Secret, TOTP } from 'otpauth';
-import type { AppEnv } from '../../http/app-env.ts';
+import type { AuthEnv } from '../auth-env.ts';
 import { AuthApiError, authErrors } from '../auth-error.ts';
 import { type AuthCore, type Caller, authenticate, sessionJson } from '../auth-core.ts';
+import { qrCodeSvg } from '../qr-code-svg.ts';
 import { AUTH_LIMITS } from '../rate-limiter.ts';
 import { readBody } from '../request.ts';
 
@@ -33,7 +34,7 @@ async function requireAal2IfEnrolled(core: AuthCore, caller: Caller): Promise<vo
 
 /** TOTP factors: enrol, challenge, verify (raises the session to aal2), unenrol. */
 export function factorRoutes(core: AuthCore) {
-  return new Hono<AppEnv>()
+  return new Hono<AuthEnv>()
     .post('/factors', async (c) => {
       const caller = await authenticate(core, c);
       const body = await readBody(c);
@@ -74,8 +75,7 @@ export function factorRoutes(core: AuthCore) {
         id: factor.id,
         type: 'totp',
         ...(friendlyName ? { friendly_name: friendlyName } : {}),
-        // No QR encoder is installed: the app renders `uri` as a QR code itself (see docs/auth.md).
-        totp: { qr_code: '', secret: secret.base32, uri: totp.toString() },
+        totp: { qr_code: qrCodeSvg(totp.toString()), secret: secret.base32, uri: totp.toString() },
       });
     })
     .post('/factors/:factorId/challenge', async (c) => {
@@ -98,21 +98,21 @@ export function factorRoutes(core: AuthCore) {
       if (typeof body.code !== 'string' || !/^\d{6}$/.test(body.code.trim())) throw authErrors.mfaFailed();
       const factor = await core.factors.get(caller.user.id, c.req.param('factorId'));
       if (!factor) throw authErrors.factorNotFound();
-      const limitKey = `mfa:user:${caller.user.id}`;
-      const verdict = await core.limiter.peek(limitKey, AUTH_LIMITS.mfaFailuresPerUser);
-      if (!verdict.allowed) {
-        throw authErrors.rateLimited(`Too many wrong codes. Please wait ${verdict.retryAfter} seconds and try again.`);
-      }
       const challenge = await core.factors.getChallenge(factor.id, body.challenge_id);
       if (!challenge || challenge.verified_at || challenge.session_id !== caller.session.id)
         throw authErrors.challengeNotFound();
       const now = core.clock.now().getTime();
       if (new Date(challenge.expires_at).getTime() <= now) throw authErrors.challengeExpired();
+      // The guess takes its slot before the code is checked (see RateLimiter): parallel guesses cannot outrun it.
+      const limitKey = `mfa:user:${caller.user.id}`;
+      const slot = await core.limiter.hit(limitKey, AUTH_LIMITS.mfaFailuresPerUser);
+      if (!slot.allowed) {
+        throw authErrors.rateLimited(`Too many wrong codes. Please wait ${slot.retryAfter} seconds and try again.`);
+      }
       const totp = totpOf(core, caller.user.email, core.box.open(factor.secret_enc));
       const delta = totp.validate({ token: body.code.trim(), timestamp: now, window: 1 });
       const step = Math.floor(now / 1000 / PERIOD) + (delta ?? 0);
       if (delta === null || !(await core.factors.markVerified(factor.id, challenge.id, step))) {
-        await core.limiter.hit(limitKey, AUTH_LIMITS.mfaFailuresPerUser);
         throw authErrors.mfaFailed();
       }
       await core.limiter.reset(limitKey);

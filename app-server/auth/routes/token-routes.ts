@@ -1,13 +1,16 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../http/app-env.ts';
+import type { AuthEnv } from '../auth-env.ts';
 import { authErrors } from '../auth-error.ts';
 import { type AuthCore, ipOf, sessionJson, signIn } from '../auth-core.ts';
-import { AUTH_LIMITS } from '../rate-limiter.ts';
+import { AUTH_LIMITS, hitAll } from '../rate-limiter.ts';
 import { normaliseEmail, readBody } from '../request.ts';
 
 /**
- * Sign-in throttling blocks the attacker's IP, never the account: failures count per (IP, account) and per IP, so
- * the owner signing in from elsewhere is never locked out by someone guessing their password.
+ * Sign-in throttling. Every attempt takes a slot under each of its limits BEFORE the password is checked (see
+ * RateLimiter), so parallel guesses cannot outrun the counters: failures count per (IP, account), per IP, and per
+ * account from addresses the owner never signed in from. The owner signing in from a usual address is not counted
+ * or refused by the per-account limit, and mailed links always work, so guessing cannot lock the owner out.
+ * Known and unknown addresses take the same slots and one Argon2 verification each (no enumeration).
  */
 async function passwordGrant(core: AuthCore, c: Parameters<typeof signIn>[1], body: Record<string, unknown>) {
   if (body.email === undefined && body.phone !== undefined)
@@ -16,28 +19,23 @@ async function passwordGrant(core: AuthCore, c: Parameters<typeof signIn>[1], bo
     throw authErrors.validation('password: Password is required');
   const email = normaliseEmail(body.email);
   const ip = ipOf(core, c);
+  const user = await core.users.byEmail(email);
+  const usual = await core.sources.isUsual(user?.id ?? '', ip);
   const pairKey = `signin:pair:${ip}:${email}`;
   const ipKey = `signin:ip:${ip}`;
-  for (const [key, limit] of [
-    [pairKey, AUTH_LIMITS.signInFailuresPerIpAndAccount],
+  const accountKey = `signin:account:${email}`;
+  const { refused, taken } = await hitAll(core.limiter, [
     [ipKey, AUTH_LIMITS.signInFailuresPerIp],
-  ] as const) {
-    const verdict = await core.limiter.peek(key, limit);
-    if (!verdict.allowed) {
-      throw authErrors.rateLimited(
-        `Too many sign-in attempts. Please wait ${verdict.retryAfter} seconds and try again.`,
-      );
-    }
+    [pairKey, AUTH_LIMITS.signInFailuresPerIpAndAccount],
+    ...(usual ? [] : [[accountKey, AUTH_LIMITS.signInFailuresPerAccountFromNewAddresses] as const]),
+  ]);
+  if (refused) {
+    throw authErrors.rateLimited(`Too many sign-in attempts. Please wait ${refused.retryAfter} seconds and try again.`);
   }
-  const user = await core.users.byEmail(email);
-  let ok = false;
-  if (user?.passwordHash) ok = await core.hasher.verify(user.passwordHash, body.password);
-  else await core.hasher.verifyDummy(body.password);
-  if (!user || !ok) {
-    await core.limiter.hit(pairKey, AUTH_LIMITS.signInFailuresPerIpAndAccount);
-    await core.limiter.hit(ipKey, AUTH_LIMITS.signInFailuresPerIp);
-    throw authErrors.invalidCredentials();
-  }
+  const ok = await core.hasher.verify(user?.passwordHash ?? null, body.password);
+  // A failure keeps its slots; a success gives them back and clears this address's count for the account.
+  if (!user || !ok) throw authErrors.invalidCredentials();
+  for (const [key, slot] of taken) if (key !== pairKey) await core.limiter.release(key, slot);
   await core.limiter.reset(pairKey);
   // Only someone who knows the password learns that the address is unconfirmed.
   if (!user.emailConfirmedAt) throw authErrors.emailNotConfirmed();
@@ -46,7 +44,7 @@ async function passwordGrant(core: AuthCore, c: Parameters<typeof signIn>[1], bo
 
 /** `POST /token?grant_type=password|refresh_token|pkce`; web3 and id_token answer "not supported". */
 export function tokenRoutes(core: AuthCore) {
-  return new Hono<AppEnv>().post('/token', async (c) => {
+  return new Hono<AuthEnv>().post('/token', async (c) => {
     const grant = c.req.query('grant_type');
     const body = await readBody(c);
     switch (grant) {
@@ -76,7 +74,7 @@ export function tokenRoutes(core: AuthCore) {
         return c.json(await signIn(core, c, user, flow.authenticationMethod));
       }
       case 'web3':
-        throw authErrors.notSupported('provider_disabled', 'Web3 wallet sign-in');
+        throw authErrors.web3Disabled();
       case 'id_token':
         throw authErrors.notSupported('provider_disabled', 'Sign-in with an ID token');
       default:

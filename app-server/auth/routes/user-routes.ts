@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../http/app-env.ts';
+import type { AuthEnv } from '../auth-env.ts';
 import { authErrors } from '../auth-error.ts';
 import {
   type AuthCore,
@@ -37,7 +37,7 @@ async function requireReauthentication(core: AuthCore, caller: Caller, nonce: un
 
 /** `GET /user`, `PUT /user` and `GET /reauthenticate`. */
 export function userRoutes(core: AuthCore) {
-  return new Hono<AppEnv>()
+  return new Hono<AuthEnv>()
     .get('/user', async (c) => {
       const caller = await authenticate(core, c);
       return c.json(await userJson(core, caller.user));
@@ -84,7 +84,7 @@ export function userRoutes(core: AuthCore) {
         await core.sessions.revokeAll(user.id, caller.session.id);
       }
       if (email !== undefined) {
-        await checkEmailQuota(core, email, ipOf(core, c));
+        await checkEmailQuota(core, 'email_change', email, ipOf(core, c));
         user = await core.users.update(user.id, { new_email: email, email_change_sent_at: core.clock.now() });
         const challenge = typeof body.code_challenge === 'string' && body.code_challenge ? body.code_challenge : null;
         await mailToken(core, {
@@ -101,7 +101,7 @@ export function userRoutes(core: AuthCore) {
     })
     .get('/reauthenticate', async (c) => {
       const caller = await authenticate(core, c);
-      await checkEmailQuota(core, caller.user.email, ipOf(core, c));
+      await checkEmailQuota(core, 'reauthentication', caller.user.email, ipOf(core, c));
       await mailToken(core, {
         kind: 'reauthentication',
         user: caller.user,

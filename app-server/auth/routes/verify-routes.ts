@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 
-import type { AppEnv } from '../../http/app-env.ts';
+import type { AuthEnv } from '../auth-env.ts';
 import { authErrors } from '../auth-error.ts';
 import { type AuthCore, ipOf, redirectOf, signIn } from '../auth-core.ts';
 import type { TokenKind } from '../one-time-tokens.ts';
@@ -68,7 +68,7 @@ function withParams(base: string, params: Record<string, string>, where: 'query'
  * error in the fragment) and `POST /verify` (a typed code or a token hash: answers the session as JSON).
  */
 export function verifyRoutes(core: AuthCore) {
-  return new Hono<AppEnv>()
+  return new Hono<AuthEnv>()
     .get('/verify', async (c) => {
       const redirect = redirectOf(core, c);
       const token = c.req.query('token');
@@ -120,27 +120,29 @@ export function verifyRoutes(core: AuthCore) {
     .post('/verify', async (c) => {
       const body = await readBody(c);
       const kinds = kindsOf(body.type);
-      const ipKey = `verify:ip:${ipOf(core, c)}`;
-      const verdict = await core.limiter.peek(ipKey, AUTH_LIMITS.verifyFailuresPerIp);
-      if (!verdict.allowed) {
-        throw authErrors.rateLimited(
-          `Too many verification attempts. Please wait ${verdict.retryAfter} seconds and try again.`,
-        );
-      }
-      let row: OneTimeTokenRow | null;
-      if (typeof body.token_hash === 'string' && body.token_hash) {
-        row = await core.otps.consumeLink(body.token_hash, kinds);
-      } else {
+      const tokenHash = typeof body.token_hash === 'string' && body.token_hash ? body.token_hash : null;
+      let email = '';
+      let code = '';
+      if (!tokenHash) {
         if (body.phone !== undefined && body.email === undefined)
           throw authErrors.notSupported('phone_provider_disabled', 'Phone verification');
-        const email = normaliseEmail(body.email);
+        email = normaliseEmail(body.email);
         if (typeof body.token !== 'string' || !/^\d{6}$/.test(body.token.trim())) throw authErrors.otpExpired();
-        row = await core.otps.consumeCode({ email, code: body.token.trim(), kinds });
+        code = body.token.trim();
       }
-      if (!row) {
-        await core.limiter.hit(ipKey, AUTH_LIMITS.verifyFailuresPerIp);
-        throw authErrors.otpExpired();
+      // The attempt takes its slot before any secret is looked at (see RateLimiter); a right code gives it back.
+      const ipKey = `verify:ip:${ipOf(core, c)}`;
+      const slot = await core.limiter.hit(ipKey, AUTH_LIMITS.verifyFailuresPerIp);
+      if (!slot.allowed) {
+        throw authErrors.rateLimited(
+          `Too many verification attempts. Please wait ${slot.retryAfter} seconds and try again.`,
+        );
       }
+      const row = tokenHash
+        ? await core.otps.consumeLink(tokenHash, kinds)
+        : await core.otps.consumeCode({ email, code, kinds });
+      if (!row) throw authErrors.otpExpired();
+      await core.limiter.release(ipKey, slot);
       const user = await applyToken(core, row);
       return c.json(await signIn(core, c, user, METHOD[row.kind]));
     });
