@@ -2,6 +2,7 @@ import type { StakeEvent } from '../../domain/stake/events.ts';
 import { splitCapture } from '../../domain/shared/money.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { StakeHoldReleaseConfirmed } from '../process/stakes/release-confirmed.ts';
+import { isStakeStream } from '../../domain/shared/streams.ts';
 
 /** Which stakes to audit: opened within [from, to), of one user, or for one charity. */
 export type AuditFilter = {
@@ -55,7 +56,10 @@ type Working = AuditedStake & {
  * no money taken for a completed goal; no capture requested at or after the hold's deadline; a released hold was
  * not captured. Releases not yet confirmed by the provider are listed (owed, not yet a violation).
  */
-export async function auditStakes(events: AsyncIterable<RecordedEvent>, filter: AuditFilter = {}): Promise<AuditReport> {
+export async function auditStakes(
+  events: AsyncIterable<RecordedEvent>,
+  filter: AuditFilter = {},
+): Promise<AuditReport> {
   const stakes = new Map<string, Working>();
   const completedGoals = new Set<string>();
   const confirmations = new Map<string, StakeHoldReleaseConfirmed['data']>();
@@ -64,7 +68,7 @@ export async function auditStakes(events: AsyncIterable<RecordedEvent>, filter: 
     else if (recorded.type === 'StakeHoldReleaseConfirmed') {
       const d = (recorded as unknown as StakeHoldReleaseConfirmed).data;
       confirmations.set(d.idempotencyKey, d);
-    } else if (recorded.streamId.startsWith('stake-') && recorded.type.startsWith('Stake')) {
+    } else if (isStakeStream(recorded.streamId) && recorded.type.startsWith('Stake')) {
       apply(stakes, recorded as unknown as StakeEvent & RecordedEvent);
     }
   }
@@ -75,7 +79,7 @@ export async function auditStakes(events: AsyncIterable<RecordedEvent>, filter: 
     totals: { stakes: 0, settled: 0, capturedCents: 0, donationCents: 0, feeCents: 0, byCharity: {} },
   };
   for (const s of stakes.values()) {
-    if (!matches(s, filter)) continue;
+    if (!matchesFilter(s, filter)) continue;
     if (s.settlements > 1) s.violations.push(`settled ${s.settlements} times`);
     if (s.outcome === 'lost' || s.outcome === 'forfeited') {
       if (completedGoals.has(s.goalId)) s.violations.push('money taken for a completed goal');
@@ -83,7 +87,8 @@ export async function auditStakes(events: AsyncIterable<RecordedEvent>, filter: 
     for (const [key, paymentIntentId] of s.releases) {
       const confirmed = confirmations.get(key);
       if (!confirmed) report.openReleases.push({ stakeId: s.stakeId, paymentIntentId, idempotencyKey: key });
-      else if (confirmed.result === 'already_captured') s.violations.push(`released hold ${paymentIntentId} was captured`);
+      else if (confirmed.result === 'already_captured')
+        s.violations.push(`released hold ${paymentIntentId} was captured`);
     }
     const { settlements: _s, captureDeadline: _c, captureRequested: _r, releases: _l, ...audited } = s;
     report.stakes.push(audited);
@@ -99,7 +104,9 @@ export async function auditStakes(events: AsyncIterable<RecordedEvent>, filter: 
       t.byCharity[s.charityId] = { stakes: c.stakes + 1, donationCents: c.donationCents + s.donationCents };
     }
   }
-  report.stakes.sort((a, b) => (a.openedAt < b.openedAt ? -1 : a.openedAt > b.openedAt ? 1 : a.stakeId < b.stakeId ? -1 : 1));
+  report.stakes.sort((a, b) =>
+    a.openedAt < b.openedAt ? -1 : a.openedAt > b.openedAt ? 1 : a.stakeId < b.stakeId ? -1 : 1,
+  );
   return report;
 }
 
@@ -176,7 +183,11 @@ function apply(stakes: Map<string, Working>, event: StakeEvent & RecordedEvent):
   }
 }
 
-function matches(s: AuditedStake, f: AuditFilter): boolean {
+/** Whether a stake (by owner, charity and opening time) is inside the audit's filter. */
+export function matchesFilter(
+  s: { readonly userId: string; readonly charityId: string | null; readonly openedAt: string },
+  f: AuditFilter,
+): boolean {
   if (f.userId && s.userId !== f.userId) return false;
   if (f.charityId && s.charityId !== f.charityId) return false;
   if (f.from && Date.parse(s.openedAt) < Date.parse(f.from)) return false;

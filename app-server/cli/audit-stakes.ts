@@ -1,14 +1,25 @@
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import { createPostgresEventStore } from '../adapters/event-store/postgres/postgres-event-store.ts';
 import { auditCsv, auditSummary } from '../audit/audit-format.ts';
+import { reviewReleasedStakes } from '../audit/released-stake-review.ts';
 import { auditStakes, readWholeLog } from '../audit/stake-audit.ts';
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
+import { PersonalKeyVault } from '../privacy/key-vault.ts';
+import { personalDataRules } from '../privacy/personal-data-policy.ts';
+import { protectPersonalData } from '../privacy/protected-event-store.ts';
+import { runOperatorCommand } from './operator-command.ts';
+import { openOperatorDatabase } from './operator-database.ts';
 
 /**
- * `npm run audit:stakes -- [--from ISO] [--to ISO] [--user ID] [--charity ID] [--format json|csv]`: rebuilds every
- * stake's history from the event log alone and checks the money rules (app-server/audit/stake-audit.ts). Prints the
- * report on stdout and a summary on stderr; exits 1 when a rule is broken (naming the stakes), 2 on bad arguments.
+ * `npm run audit:stakes -- [--from ISO] [--to ISO] [--user ID] [--charity ID] [--format json|csv] [--strict]`:
+ * rebuilds every stake's history from the event log alone and checks the money rules (app-server/audit/stake-audit.ts),
+ * then reviews released stakes against today's run policy (app-server/audit/released-stake-review.ts). Prints the
+ * report on stdout and a summary on stderr; exits 1 when a money rule is broken (naming the stakes), 2 on bad
+ * arguments, 3 with --strict when there are released stakes to review (warnings; without --strict they exit 0).
+ * A database with no event log yet (fresh, never started) has nothing to audit: it says so and exits 0. Read-only:
+ * it never creates tables.
  */
 async function main(): Promise<number> {
   let args: ReturnType<typeof parse>;
@@ -19,18 +30,29 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const store = createPostgresEventStore(database);
+  const database = await openOperatorDatabase(config);
+  const raw = createPostgresEventStore(database);
+  // The review re-judges runs from their tracks, which the log keeps encrypted under each owner's key.
+  const vault = new PersonalKeyVault({
+    db: database.db,
+    serverSecret: config.AUTH_ENCRYPTION_KEY,
+    now: () => new Date(),
+  });
+  const store = protectPersonalData(raw, vault, personalDataRules);
   try {
-    const report = await auditStakes(readWholeLog(store), {
-      from: args.from,
-      to: args.to,
-      userId: args.user,
-      charityId: args.charity,
-    });
+    const hasLog = await hasEventLog(database);
+    const readLog = () => (hasLog ? readWholeLog(store) : emptyLog());
+    const filter = { from: args.from, to: args.to, userId: args.user, charityId: args.charity };
+    const report = {
+      ...(await auditStakes(readLog(), filter)),
+      review: await reviewReleasedStakes(readLog, filter),
+    };
     process.stdout.write(args.format === 'csv' ? auditCsv(report) : `${JSON.stringify(report, null, 2)}\n`);
-    process.stderr.write(`${auditSummary(report)}\n`);
-    return report.violations.length > 0 ? 1 : 0;
+    const filtered = [args.from, args.to, args.user, args.charity].some((v) => v !== undefined);
+    const nothing = filtered ? 'no stake matches the filter (0 stakes)' : '0 stakes in the event log';
+    process.stderr.write(report.totals.stakes === 0 ? `Nothing to audit: ${nothing}.\n` : `${auditSummary(report)}\n`);
+    if (report.violations.length > 0) return 1;
+    return args.strict && report.review.length > 0 ? 3 : 0;
   } finally {
     await store.close();
     await database.close();
@@ -45,6 +67,7 @@ function parse() {
       user: { type: 'string' },
       charity: { type: 'string' },
       format: { type: 'string', default: 'json' },
+      strict: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -56,4 +79,12 @@ function parse() {
   return { ...values, format: values.format as 'json' | 'csv' };
 }
 
-process.exitCode = await main();
+/** Whether the event store's table exists: a database no server has started on has none. */
+async function hasEventLog(database: Database): Promise<boolean> {
+  const { rows } = await sql<{ t: string | null }>`SELECT to_regclass('es_events')::text AS t`.execute(database.db);
+  return rows[0]?.t != null;
+}
+
+async function* emptyLog(): AsyncIterable<never> {}
+
+await runOperatorCommand(main);

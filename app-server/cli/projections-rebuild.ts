@@ -1,10 +1,12 @@
 import { loadConfig } from '../config.ts';
-import { createRuntime } from '../runtime.ts';
+import { runOperatorCommand } from './operator-command.ts';
+import { operatorRuntime } from './operator-database.ts';
 
 /**
  * `npm run projections:rebuild -- <name> | --all`: rebuilds read models from the event log beside the live copies
  * and swaps them in. On PostgreSQL it is safe while the API runs; the embedded PGlite database can only be opened
- * by one process, so stop `npm start` first.
+ * by one process, so stop `npm start` first. An event a projector refuses does not stop the rebuild: it is passed and
+ * recorded as poisoned.
  */
 async function main(args: string[]): Promise<number> {
   const names = args.filter((a) => !a.startsWith('--'));
@@ -13,7 +15,7 @@ async function main(args: string[]): Promise<number> {
     process.stderr.write('Usage: npm run projections:rebuild -- <name> [<name> …] | --all\n');
     return 2;
   }
-  const runtime = await createRuntime({ ...loadConfig(), LOG_LEVEL: 'warn' });
+  const runtime = await operatorRuntime({ ...loadConfig(), LOG_LEVEL: 'warn' });
   try {
     const known = runtime.projections.names;
     const unknown = names.filter((n) => !known.includes(n));
@@ -27,6 +29,11 @@ async function main(args: string[]): Promise<number> {
       process.stdout.write(
         `rebuilt ${name}: ${result.eventsApplied} events in ${result.seconds.toFixed(2)} s (${rate} events/s), generation ${result.generation}\n`,
       );
+      if (result.poisoned > 0) {
+        process.stdout.write(
+          `  ${result.poisoned} event(s) refused by ${name} and passed: npm run projections:poisoned -- list\n`,
+        );
+      }
     }
     return 0;
   } finally {
@@ -34,4 +41,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+await runOperatorCommand(() => main(process.argv.slice(2)));

@@ -1,9 +1,13 @@
 import { loadConfig } from '../config.ts';
-import { createRuntime } from '../runtime.ts';
+import { runOperatorCommand } from './operator-command.ts';
+import { operatorRuntime } from './operator-database.ts';
 
-/** `npm run projections:status`: each read model's position in the log and how many events it is behind. */
+/**
+ * `npm run projections:status`: each read model's position in the log, how many events it is behind, and how many
+ * events it refused and passed (poisoned; inspect them with `npm run projections:poisoned -- list`).
+ */
 async function main(): Promise<number> {
-  const runtime = await createRuntime({ ...loadConfig(), LOG_LEVEL: 'warn' });
+  const runtime = await operatorRuntime({ ...loadConfig(), LOG_LEVEL: 'warn' });
   try {
     const rows = await runtime.projections.status();
     const table = rows.map((s) => ({
@@ -12,13 +16,20 @@ async function main(): Promise<number> {
       position: s.globalPosition,
       applied: s.eventsApplied,
       lag: s.lagCapped ? `${s.lag}+` : s.lag,
+      poisoned: s.poisoned,
       updated: s.updatedAt?.toISOString() ?? '-',
     }));
     console.table(table);
+    const poisoned = table.reduce((sum, row) => sum + row.poisoned, 0);
+    if (poisoned > 0) {
+      process.stdout.write(
+        `${poisoned} poisoned event(s) missing from the read models: npm run projections:poisoned -- list\n`,
+      );
+    }
     return 0;
   } finally {
     await runtime.close();
   }
 }
 
-process.exitCode = await main();
+await runOperatorCommand(main);

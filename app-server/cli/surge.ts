@@ -4,8 +4,9 @@ import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import type { SurgeCommand } from '../../domain/surge/commands.ts';
 import type { Runtime } from '../runtime.ts';
+import { runOperatorCommand } from './operator-command.ts';
+import { streams } from '../../domain/shared/streams.ts';
 
-const SURGE_STREAM = 'surge-schedule';
 const USAGE = `Usage:
   npm run surge -- schedule --multiplier 2 --start 2026-11-28T09:00:00Z --hours 3
   npm run surge -- list
@@ -27,7 +28,7 @@ const ScheduleOptions = z.object({
 });
 
 /** The command the arguments ask for; throws UsageError with a clear message. */
-function commandOf(args: string[], now: string): SurgeCommand | 'list' {
+function commandOf(args: string[], now: Temporal.Instant): SurgeCommand | 'list' {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
@@ -64,7 +65,7 @@ function commandOf(args: string[], now: string): SurgeCommand | 'list' {
 async function list(runtime: Runtime, now: string): Promise<void> {
   const { surgeDecider } = await import('../../domain/surge/decide.ts');
   const { surgeStatusAt } = await import('../../domain/surge/state.ts');
-  const events = await runtime.store.readStream(SURGE_STREAM);
+  const events = await runtime.store.readStream(streams.surgeSchedule());
   const state = events.reduce(
     (s, e) => surgeDecider.evolve(s, { type: e.type, data: e.data } as never),
     surgeDecider.initialState,
@@ -82,7 +83,7 @@ async function main(args: string[]): Promise<number> {
   let command: SurgeCommand | 'list';
   const now = new Date();
   try {
-    command = commandOf(args, now.toISOString());
+    command = commandOf(args, Temporal.Instant.fromEpochMilliseconds(now.getTime()));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`${error.message}\n\n${USAGE}`);
@@ -93,14 +94,14 @@ async function main(args: string[]): Promise<number> {
   const { DomainRefusal } = await import('../commands/domain-refusal.ts');
   const { executeCommand } = await import('../commands/execute-command.ts');
   const { loadConfig } = await import('../config.ts');
-  const { createRuntime } = await import('../runtime.ts');
-  const runtime = await createRuntime({ ...loadConfig(), LOG_LEVEL: 'warn' });
+  const { operatorRuntime } = await import('./operator-database.ts');
+  const runtime = await operatorRuntime({ ...loadConfig(), LOG_LEVEL: 'warn' });
   try {
     if (command === 'list') {
       await list(runtime, now.toISOString());
       return 0;
     }
-    const result = await executeCommand(runtime.store, surgeDecider, SURGE_STREAM, command, {
+    const result = await executeCommand(runtime.store, surgeDecider, streams.surgeSchedule(), command, {
       actorId: 'system:operator',
       correlationId: randomUUID(),
       now,
@@ -124,4 +125,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+await runOperatorCommand(() => main(process.argv.slice(2)));

@@ -3,10 +3,12 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { EventStore } from '../../domain/shared/event-store.ts';
 import type { StravaClient } from '../adapters/strava/strava-client.ts';
 import type { SecretBox } from '../auth/secrets.ts';
-import { toNewEvent } from '../commands/execute-command.ts';
-import { type ConnectionEvent, connectionStream, type IntegrationProvider } from './connection-events.ts';
-import { systemMetadata } from './system-metadata.ts';
+import { appendEvents } from '../commands/execute-command.ts';
+import type { ConnectionEvent, IntegrationProvider } from './connection-events.ts';
 import type { ExternalAccountRow, IntegrationTables } from './tables.ts';
+import { processMetadata } from '../commands/event-metadata.ts';
+import { STRAVA } from './strava-actor.ts';
+import { streams } from '../../domain/shared/streams.ts';
 
 export type ExternalAccount = Selectable<ExternalAccountRow>;
 
@@ -32,7 +34,11 @@ export class AthleteLinkedElsewhere extends Error {
   }
 }
 
-export async function findAccount(db: Kysely<object>, userId: string, provider: string): Promise<ExternalAccount | null> {
+export async function findAccount(
+  db: Kysely<object>,
+  userId: string,
+  provider: string,
+): Promise<ExternalAccount | null> {
   const row = await tables(db)
     .selectFrom('external_accounts')
     .selectAll()
@@ -115,7 +121,7 @@ export async function connectAccount(
   },
 ): Promise<string> {
   const connectionId = randomUUID();
-  const metadata = systemMetadata(input.now, `connect-${connectionId}`, input.userId);
+  const metadata = processMetadata(STRAVA, input.now, `connect-${connectionId}`, { actorId: input.userId });
   await deps.db.transaction().execute(async (tx) => {
     const t = tx.withTables<IntegrationTables>();
     const holder = await findAccountByAthlete(tx, input.provider, input.athleteId);
@@ -123,11 +129,8 @@ export async function connectAccount(
     const previous = await findAccount(tx, input.userId, input.provider);
     if (previous) {
       await t.deleteFrom('external_accounts').where('id', '=', previous.id).execute();
-      await deps.store.appendToStream(
-        connectionStream(previous.id),
-        [toNewEvent(disconnectedEvent(previous, 'replaced', input.now), metadata)],
-        { transaction: tx },
-      );
+      const replaced = disconnectedEvent(previous, 'replaced', input.now);
+      await appendEvents(deps.store, streams.externalAccount(previous.id), [replaced], metadata, 'any', tx);
     }
     await t
       .insertInto('external_accounts')
@@ -156,10 +159,7 @@ export async function connectAccount(
         connectedAt: input.now.toISOString(),
       },
     };
-    await deps.store.appendToStream(connectionStream(connectionId), [toNewEvent(connected, metadata)], {
-      expectedVersion: 'no_stream',
-      transaction: tx,
-    });
+    await appendEvents(deps.store, streams.externalAccount(connectionId), [connected], metadata, 'no_stream', tx);
   });
   return connectionId;
 }
@@ -179,10 +179,14 @@ export async function dropAccount(
       .where('id', '=', account.id)
       .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) return false;
-    await deps.store.appendToStream(
-      connectionStream(account.id),
-      [toNewEvent(disconnectedEvent(account, reason, now), systemMetadata(now, `disconnect-${account.id}`, actorId))],
-      { transaction: tx },
+    const metadata = processMetadata(STRAVA, now, `disconnect-${account.id}`, { actorId });
+    await appendEvents(
+      deps.store,
+      streams.externalAccount(account.id),
+      [disconnectedEvent(account, reason, now)],
+      metadata,
+      'any',
+      tx,
     );
     return true;
   });

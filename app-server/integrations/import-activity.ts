@@ -8,7 +8,9 @@ import type { Transaction } from 'kysely';
 import type { StravaActivity, StravaClient } from '../adapters/strava/strava-client.ts';
 import { DomainRefusal } from '../commands/domain-refusal.ts';
 import { executeCommand } from '../commands/execute-command.ts';
-import { systemMetadata } from './system-metadata.ts';
+import { processMetadata } from '../commands/event-metadata.ts';
+import { STRAVA } from './strava-actor.ts';
+import { streams } from '../../domain/shared/streams.ts';
 
 /** Strava sport types that are runs on foot (FACTS); VirtualRun is imported and flagged by the verification policy. */
 export const RUN_SPORT_TYPES: ReadonlySet<string> = new Set(['Run', 'TrailRun', 'VirtualRun']);
@@ -24,7 +26,7 @@ export interface ImportDeps {
  */
 export type ImportOutcome = 'imported' | 'already' | 'skipped' | 'refused';
 
-export const runStreamOf = (activityId: string) => `run-${importedRunId('strava', activityId)}`;
+export const runStreamOf = (activityId: string) => streams.run(importedRunId('strava', activityId));
 
 /** Whether an activity is a run that could be imported. */
 export function isRunActivity(activity: StravaActivity): boolean {
@@ -60,7 +62,7 @@ export async function importActivity(
     const result = await executeCommand(
       deps.store,
       runDecider,
-      `run-${runId}`,
+      streams.run(runId),
       {
         type: 'ImportRun',
         runId,
@@ -70,6 +72,7 @@ export async function importActivity(
         startedAt,
         distanceKm: round2(activity.distanceM / 1000),
         durationSec: activity.movingTimeSec,
+        elapsedSec: activity.elapsedTimeSec,
         positions,
         flags: {
           manual: activity.manual,
@@ -80,7 +83,7 @@ export async function importActivity(
         notes: null,
         now: Temporal.Instant.fromEpochMilliseconds(input.now.getTime()),
       },
-      systemMetadata(input.now, input.correlationId),
+      processMetadata(STRAVA, input.now, input.correlationId),
     );
     return result.append
       ? { outcome: 'imported', position: result.append.position }
@@ -106,10 +109,11 @@ export async function removeImportedRun(
       runDecider,
       runStreamOf(input.activityId),
       (state) => {
-        if (state.status !== 'recorded' || state.run.userId !== input.userId) throw new DomainRefusal(runErrors.notFound());
+        if (state.status !== 'recorded' || state.run.userId !== input.userId)
+          throw new DomainRefusal(runErrors.notFound());
         return { type: 'DeleteRun' as const, userId: input.userId, now };
       },
-      systemMetadata(input.now, input.correlationId),
+      processMetadata(STRAVA, input.now, input.correlationId),
     );
     return result.append !== null;
   } catch (error) {

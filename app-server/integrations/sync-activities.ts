@@ -26,7 +26,13 @@ export interface PageResult {
 /** Imports the runs of one page of activities, in order; stops at the first failure (the caller retries). */
 export async function importActivities(
   deps: SyncDeps,
-  input: { userId: string; accessToken: string; activities: readonly StravaActivity[]; now: Date; correlationId: string },
+  input: {
+    userId: string;
+    accessToken: string;
+    activities: readonly StravaActivity[];
+    now: Date;
+    correlationId: string;
+  },
 ): Promise<PageResult> {
   let imported = 0;
   let position: LogPosition | null = null;

@@ -17,4 +17,5 @@ const userId = (data: Record<string, unknown>) => (typeof data.userId === 'strin
 export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
   RunRecorded: { subject: userId, fields: ['positions', 'notes'] },
   RunNotesEdited: { subject: userId, fields: ['notes'] },
+  TrackFixesReceived: { subject: userId, fields: ['positions'] },
 };

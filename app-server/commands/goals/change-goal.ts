@@ -5,7 +5,8 @@ import { userGoalsDecider } from '../../../domain/goal/user-goals.ts';
 import type { LogPosition } from '../../../domain/shared/event-store.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
 import { executeCommand } from '../execute-command.ts';
-import { instantOf, type UserCommandContext, userMetadata } from './command-context.ts';
+import { instantOf, type UserCommandContext, userMetadata } from '../command-context.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
 /** Someone else's goal, or a deleted one, is answered exactly like a goal that does not exist (404, no leak). */
 function ownGoal(state: GoalState, userId: string): void {
@@ -29,7 +30,7 @@ export async function endGoal(
   const result = await executeCommand(
     context.store,
     goalDecider,
-    `goal-${goalId}`,
+    streams.goal(goalId),
     (state) => {
       ownGoal(state, context.userId);
       return how === 'cancel'
@@ -41,7 +42,7 @@ export async function endGoal(
   const released = await executeCommand(
     context.store,
     userGoalsDecider,
-    `user-goals-${context.userId}`,
+    streams.userGoals(context.userId),
     { type: 'ReleaseGoalWeek', goalId },
     metadata,
   );

@@ -1,25 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import type { CreateGoal } from '../../../domain/goal/commands.ts';
 import { decideCreateGoal } from '../../../domain/goal/create-goal.ts';
-import { type UserGoalsEvent, userGoalsDecider } from '../../../domain/goal/user-goals.ts';
-import { domainError, foldEvents } from '../../../domain/shared/decider.ts';
-import { type LogPosition, WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
+import { userGoalsDecider } from '../../../domain/goal/user-goals.ts';
+import type { LogPosition } from '../../../domain/shared/event-store.ts';
 import type { CreateGoalBody } from '../../../domain/validation/goal.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
 import { stakeIdForGoal } from '../../../domain/stake/from-goal.ts';
-import { stakeStreamId } from '../../process/stakes/stake-stream.ts';
 import { stakeOpeningEvents } from '../stakes/open-stake.ts';
-import { toNewEvent } from '../execute-command.ts';
-import { instantOf, type UserCommandContext, userMetadata } from './command-context.ts';
-
-/**
- * Until the payments port has real adapters (the money issue), a stake cannot be held, so a staked goal would
- * promise something the product cannot do. Refused plainly rather than accepted and silently left unheld.
- */
-export const STAKES_UNAVAILABLE = 'Money stakes are not available yet. Please choose a free goal ($0).';
-
-/** Whether stakes above 0 are accepted; flipped on when the payments port is wired. */
-export const STAKES_ENABLED = true;
+import { appendEvents, executeInTransaction, loadAggregate } from '../execute-command.ts';
+import { oncePerKey } from '../idempotency/once-per-key.ts';
+import { instantOf, newAggregateId, type UserCommandContext, userMetadata } from '../command-context.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
 /**
  * Creates a goal: the goal's own rules, then the one-goal-per-week rule of the user's goal index. Both streams are
@@ -31,10 +22,7 @@ export async function createGoal(
   body: CreateGoalBody,
   timeZone: string,
 ): Promise<{ goalId: string; position: LogPosition }> {
-  if (body.stake_amount_cents > 0 && !STAKES_ENABLED) {
-    throw new DomainRefusal(domainError('invalid', 'stakes_unavailable', STAKES_UNAVAILABLE));
-  }
-  const goalId = randomUUID();
+  const goalId = newAggregateId(context);
   const command = {
     type: 'CreateGoal',
     goalId,
@@ -49,50 +37,39 @@ export async function createGoal(
     start: body.start,
     now: instantOf(context),
   } as const;
-  const indexStream = `user-goals-${context.userId}`;
+  return oncePerKey(
+    context,
+    { created: streams.goal(goalId) },
+    () => appendGoal(context, command),
+    ({ head }) => ({ goalId, position: head }),
+  );
+}
+
+/**
+ * The goal's index, goal and stake events in one transaction: the index decides (one goal a week, one upcoming
+ * goal) on a read inside it, and a lost race on the index (a double submit) runs it all again on fresh reads.
+ */
+function appendGoal(
+  context: UserCommandContext,
+  command: CreateGoal,
+): Promise<{ goalId: string; position: LogPosition }> {
+  const { goalId } = command;
+  const indexStream = streams.userGoals(context.userId);
   const metadata = userMetadata(context);
-  for (let attempt = 1; ; attempt++) {
-    const history = await context.store.readStream(indexStream);
-    const index = foldEvents(
-      userGoalsDecider,
-      history.map((e) => ({ type: e.type, data: e.data }) as UserGoalsEvent),
-    );
-    const decision = decideCreateGoal(command, index);
+  return executeInTransaction(context.database, async (tx) => {
+    const index = await loadAggregate(context.store, userGoalsDecider, indexStream, tx);
+    const decision = decideCreateGoal(command, index.state);
     if (isLeft(decision)) throw new DomainRefusal(decision.left);
     const { indexEvents, goalEvents } = decision.right;
-    const last = history[history.length - 1];
-    try {
-      const position = await context.database.db.transaction().execute(async (tx) => {
-        if (indexEvents.length > 0) {
-          await context.store.appendToStream(
-            indexStream,
-            indexEvents.map((e) => toNewEvent(e, metadata)),
-            {
-              expectedVersion: last ? last.streamRevision : 'no_stream',
-              transaction: tx,
-            },
-          );
-        }
-        const appended = await context.store.appendToStream(
-          `goal-${goalId}`,
-          goalEvents.map((e) => toNewEvent(e, metadata)),
-          { expectedVersion: 'no_stream', transaction: tx },
-        );
-        // A staked goal opens its stake in the same transaction (money issue); the route checked the card first.
-        const created = goalEvents.find((e) => e.type === 'GoalCreated');
-        const stakeEvents = created?.type === 'GoalCreated' ? stakeOpeningEvents(created.data, context.now) : [];
-        if (stakeEvents.length === 0) return appended.position;
-        const stake = await context.store.appendToStream(
-          stakeStreamId(stakeIdForGoal(goalId)),
-          stakeEvents.map((e) => toNewEvent(e, metadata)),
-          { expectedVersion: 'no_stream', transaction: tx },
-        );
-        return stake.position;
-      });
-      return { goalId, position };
-    } catch (error) {
-      if (error instanceof WrongExpectedVersionError && attempt < 3) continue;
-      throw error;
-    }
-  }
+    await appendEvents(context.store, indexStream, indexEvents, metadata, index.expectedVersion, tx);
+    const goal = await appendEvents(context.store, streams.goal(goalId), goalEvents, metadata, 'no_stream', tx);
+    // A staked goal opens its stake in the same transaction (money issue); the route checked the card first.
+    const created = goalEvents.find((e) => e.type === 'GoalCreated');
+    const stakeEvents = created?.type === 'GoalCreated' ? stakeOpeningEvents(created.data, context.now) : [];
+    const stakeStream = streams.stake(stakeIdForGoal(goalId));
+    const stake = await appendEvents(context.store, stakeStream, stakeEvents, metadata, 'no_stream', tx);
+    const position = (stake ?? goal)?.position;
+    if (!position) throw new Error('a created goal appends its GoalCreated event');
+    return { goalId, position };
+  });
 }

@@ -1,51 +1,71 @@
-import { randomUUID } from 'node:crypto';
 import { groupDecider } from '../../../domain/group/decide.ts';
 import type { AppendResult } from '../../../domain/shared/event-store.ts';
 import { findGroupIdByInviteCode } from '../../../projections/groups/group-queries.ts';
-import { type UserCommandContext, userMetadata } from '../goals/command-context.ts';
+import { instantOf, newAggregateId, type UserCommandContext, userMetadata } from '../command-context.ts';
+import { oncePerKey } from '../idempotency/once-per-key.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
 import { executeCommand } from '../execute-command.ts';
 import { inviteExpiry, newInviteCode } from './invite-code.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
-const streamOf = (groupId: string) => `group-${groupId}`;
+const streamOf = (groupId: string) => streams.group(groupId);
 
-/** Creates a group owned by the caller, with a fresh invite code. */
-export async function createGroup(context: UserCommandContext, name: string): Promise<{ groupId: string; position: AppendResult['position'] | null }> {
-  const groupId = randomUUID();
-  const result = await executeCommand(
-    context.store,
-    groupDecider,
-    streamOf(groupId),
-    {
-      type: 'CreateGroup',
-      groupId,
-      name,
-      ownerId: context.userId,
-      inviteCode: newInviteCode(),
-      inviteExpiresAt: inviteExpiry(context.now),
-      now: context.now.toISOString(),
+/** Creates a group owned by the caller, with a fresh invite code (once per Idempotency-Key). */
+export async function createGroup(
+  context: UserCommandContext,
+  name: string,
+): Promise<{ groupId: string; position: AppendResult['position'] | null }> {
+  const groupId = newAggregateId(context);
+  return oncePerKey(
+    context,
+    { created: streamOf(groupId) },
+    async () => {
+      const result = await executeCommand(
+        context.store,
+        groupDecider,
+        streamOf(groupId),
+        {
+          type: 'CreateGroup',
+          groupId,
+          name,
+          ownerId: context.userId,
+          inviteCode: newInviteCode(),
+          inviteExpiresAt: inviteExpiry(context.now),
+          now: instantOf(context),
+        },
+        userMetadata(context),
+      );
+      return { groupId, position: result.append?.position ?? null };
     },
-    userMetadata(context),
+    ({ head }) => ({ groupId, position: head }),
   );
-  return { groupId, position: result.append?.position ?? null };
 }
 
 /**
  * Joins the group whose current code is `code` (normalised by the route). The read model finds the group; the
  * decider then checks the code, its expiry and membership against the stream itself, so a code rotated a moment
- * ago is refused even if the read model has not caught up.
+ * ago is refused even if the read model has not caught up. A keyed retry of a join that went through answers with
+ * the group rather than 'already a member' (while the code still names it).
  */
 export async function joinGroup(context: UserCommandContext, code: string) {
   const groupId = await findGroupIdByInviteCode(context.database.db, code);
-  if (!groupId) throw new DomainRefusal({ kind: 'invalid', code: 'invite_code_mismatch', message: 'Invalid invite code' });
-  const result = await executeCommand(
-    context.store,
-    groupDecider,
-    streamOf(groupId),
-    { type: 'JoinGroup', userId: context.userId, inviteCode: code, now: context.now.toISOString() },
-    userMetadata(context),
+  if (!groupId)
+    throw new DomainRefusal({ kind: 'invalid', code: 'invite_code_mismatch', message: 'Invalid invite code' });
+  return oncePerKey(
+    context,
+    { appended: streamOf(groupId) },
+    async () => {
+      const result = await executeCommand(
+        context.store,
+        groupDecider,
+        streamOf(groupId),
+        { type: 'JoinGroup', userId: context.userId, inviteCode: code, now: instantOf(context) },
+        userMetadata(context),
+      );
+      return { groupId, position: result.append?.position ?? null };
+    },
+    ({ head }) => ({ groupId, position: head }),
   );
-  return { groupId, position: result.append?.position ?? null };
 }
 
 /** Leaves a group (refused for the owner by the decider). */
@@ -54,7 +74,7 @@ export async function leaveGroup(context: UserCommandContext, groupId: string) {
     context.store,
     groupDecider,
     streamOf(groupId),
-    { type: 'LeaveGroup', userId: context.userId, now: context.now.toISOString() },
+    { type: 'LeaveGroup', userId: context.userId, now: instantOf(context) },
     userMetadata(context),
   );
   return { position: result.append?.position ?? null };
@@ -71,7 +91,7 @@ export async function rotateInviteCode(context: UserCommandContext, groupId: str
       actorId: context.userId,
       inviteCode: newInviteCode(),
       inviteExpiresAt: inviteExpiry(context.now),
-      now: context.now.toISOString(),
+      now: instantOf(context),
     },
     userMetadata(context),
   );

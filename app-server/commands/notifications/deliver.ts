@@ -62,10 +62,26 @@ async function pushNotification(db: Kysely<object>, push: PushSender, n: Outgoin
 
 /** Finishes pushes a crash left pending (older than a minute, so a delivery in flight is not doubled). */
 export async function retryPendingPushes(db: Kysely<object>, push: PushSender, now: Date): Promise<void> {
-  const { rows } = await sql<{ id: string; user_id: string; type: NotificationType; title: string; message: string; data: Record<string, string> }>`
+  const { rows } = await sql<{
+    id: string;
+    user_id: string;
+    type: NotificationType;
+    title: string;
+    message: string;
+    data: Record<string, string>;
+  }>`
     SELECT id, user_id, type, title, message, data FROM notifications
-    WHERE push_status = 'pending' AND delivered_at < ${new Date(now.getTime() - 60_000)} ORDER BY delivered_at LIMIT 100`.execute(db);
+    WHERE push_status = 'pending' AND delivered_at < ${new Date(now.getTime() - 60_000)} ORDER BY delivered_at LIMIT 100`.execute(
+    db,
+  );
   for (const r of rows) {
-    await pushNotification(db, push, { id: r.id, userId: r.user_id, type: r.type, title: r.title, message: r.message, data: r.data });
+    await pushNotification(db, push, {
+      id: r.id,
+      userId: r.user_id,
+      type: r.type,
+      title: r.title,
+      message: r.message,
+      data: r.data,
+    });
   }
 }

@@ -29,7 +29,9 @@ async function up(db: Kysely<unknown>): Promise<void> {
       push_sent integer NOT NULL DEFAULT 0
     )`.execute(db);
   await sql`CREATE INDEX notifications_user_delivered ON notifications (user_id, delivered_at)`.execute(db);
-  await sql`CREATE INDEX notifications_pending ON notifications (push_status) WHERE push_status = 'pending'`.execute(db);
+  await sql`CREATE INDEX notifications_pending ON notifications (push_status) WHERE push_status = 'pending'`.execute(
+    db,
+  );
 }
 
 /** Migrations of the notifications module. */

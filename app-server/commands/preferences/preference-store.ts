@@ -1,35 +1,25 @@
 import { type Kysely, sql } from 'kysely';
+import {
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  type NotificationPreferences,
+} from '../../../domain/validation/notifications.ts';
 
 /** §3 user preferences as the API answers them. */
 export type Preferences = { distance_unit: 'km' | 'mi'; default_charity_id: string | null; remember_charity: boolean };
 
-/** §3 notification preferences; times are 'HH:MM:SS' (§3: stored with seconds). */
-export type NotificationPreferences = {
-  upcoming_goal_enabled: boolean;
-  midweek_update_enabled: boolean;
-  ending_soon_enabled: boolean;
-  upcoming_goal_time: string;
-  midweek_update_time: string;
-  ending_soon_time: string;
-};
-
 /** Defaults (§9 "Units", §3). */
-export const DEFAULT_PREFERENCES: Preferences = { distance_unit: 'km', default_charity_id: null, remember_charity: false };
-
-/** Defaults (§9 "Notification defaults"). */
-export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
-  upcoming_goal_enabled: true,
-  midweek_update_enabled: true,
-  ending_soon_enabled: true,
-  upcoming_goal_time: '18:00:00',
-  midweek_update_time: '18:00:00',
-  ending_soon_time: '09:00:00',
+export const DEFAULT_PREFERENCES: Preferences = {
+  distance_unit: 'km',
+  default_charity_id: null,
+  remember_charity: false,
 };
 
 /** The user's preferences, defaults when never saved. */
 export async function readPreferences(db: Kysely<object>, userId: string): Promise<Preferences> {
   const { rows } = await sql<Preferences>`
-    SELECT distance_unit, default_charity_id, remember_charity FROM user_preferences WHERE user_id = ${userId}`.execute(db);
+    SELECT distance_unit, default_charity_id, remember_charity FROM user_preferences WHERE user_id = ${userId}`.execute(
+    db,
+  );
   return rows[0] ?? DEFAULT_PREFERENCES;
 }
 
@@ -47,7 +37,10 @@ const notificationColumns = sql`upcoming_goal_enabled, midweek_update_enabled, e
   midweek_update_time, ending_soon_time`;
 
 /** The user's notification switches and times, defaults when never saved. */
-export async function readNotificationPreferences(db: Kysely<object>, userId: string): Promise<NotificationPreferences> {
+export async function readNotificationPreferences(
+  db: Kysely<object>,
+  userId: string,
+): Promise<NotificationPreferences> {
   const { rows } = await sql<NotificationPreferences>`
     SELECT ${notificationColumns} FROM user_notification_preferences WHERE user_id = ${userId}`.execute(db);
   return rows[0] ?? DEFAULT_NOTIFICATION_PREFERENCES;

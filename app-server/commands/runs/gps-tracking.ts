@@ -1,26 +1,103 @@
-import { randomUUID } from 'node:crypto';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { Temporal } from 'temporal-polyfill';
 import { runDecider } from '../../../domain/run/decide.ts';
-import { trackingDecider, trackingErrors, type TrackingEvent } from '../../../domain/run/tracking.ts';
+import { sessionTrack, type TrackFixesReceived, trackUploadDecider } from '../../../domain/run/track-upload.ts';
+import {
+  trackingDecider,
+  trackingErrors,
+  type TrackingEvent,
+  type TrackingState,
+} from '../../../domain/run/tracking.ts';
 import { foldEvents } from '../../../domain/shared/decider.ts';
-import type { LogPosition } from '../../../domain/shared/event-store.ts';
+import { type LogPosition, WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
 import type { GpsPosition } from '../../../domain/run/geo.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
-import { executeCommand } from '../execute-command.ts';
-import { instantOf, type UserCommandContext, userMetadata } from '../goals/command-context.ts';
+import { executeCommand, appendEvents } from '../execute-command.ts';
+import { instantOf, newAggregateId, type UserCommandContext, userMetadata } from '../command-context.ts';
+import { oncePerKey } from '../idempotency/once-per-key.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
-/** POST /runs/gps/start: opens the user's server-side tracking session ('Tracking is already active' if open). */
+/**
+ * POST /runs/gps/start: opens the user's server-side tracking session ('Tracking is already active' if open). With an
+ * Idempotency-Key the session id is the key's, and a retry answers with the session it opened.
+ */
 export async function startTracking(context: UserCommandContext): Promise<{ sessionId: string; startedAt: string }> {
-  const sessionId = randomUUID();
-  await executeCommand(
-    context.store,
-    trackingDecider,
-    `tracking-${context.userId}`,
-    { type: 'StartTracking', sessionId, userId: context.userId, now: instantOf(context) },
-    userMetadata(context),
+  const sessionId = newAggregateId(context);
+  return oncePerKey(
+    context,
+    { appended: streams.tracking(context.userId) },
+    async () => {
+      await executeCommand(
+        context.store,
+        trackingDecider,
+        streams.tracking(context.userId),
+        { type: 'StartTracking', sessionId, userId: context.userId, now: instantOf(context) },
+        userMetadata(context),
+      );
+      return { sessionId, startedAt: instantOf(context).toString() };
+    },
+    ({ event }) => ({ sessionId, startedAt: (event.data as { startedAt: string }).startedAt }),
   );
-  return { sessionId, startedAt: instantOf(context).toString() };
+}
+
+/** The user's tracking session as the stream tells it. */
+async function trackingState(context: UserCommandContext): Promise<TrackingState> {
+  const history = await context.store.readStream(streams.tracking(context.userId));
+  return foldEvents(
+    trackingDecider,
+    history.map((e) => ({ type: e.type, data: e.data }) as TrackingEvent),
+  );
+}
+
+const sessionStreamId = (sessionId: string) => streams.trackingSession(sessionId);
+
+/**
+ * POST /runs/gps/positions: a batch of fixes of the open session, stamped with the moment it arrived (see
+ * domain/run/track-upload.ts for why). Only the open session of the signed-in user takes fixes. The write path of
+ * executeCommand, folding only the stream's last event (the upload decider's state is its running total), with the
+ * same optimistic concurrency: a batch racing another re-reads and decides again.
+ */
+export async function uploadFixes(
+  context: UserCommandContext,
+  input: { sessionId: string; positions: readonly GpsPosition[] },
+): Promise<{ received: number }> {
+  const state = await trackingState(context);
+  // Someone else's session, or one that ended: refused before its stream is touched.
+  if (state.status !== 'tracking' || state.sessionId !== input.sessionId) {
+    throw new DomainRefusal(trackingErrors.notActive());
+  }
+  const streamId = sessionStreamId(input.sessionId);
+  const command = {
+    type: 'ReceiveFixes',
+    sessionId: input.sessionId,
+    userId: context.userId,
+    activeSessionId: state.sessionId,
+    positions: input.positions,
+    now: instantOf(context),
+  } as const;
+  for (let attempt = 1; ; attempt++) {
+    const [last] = await context.store.readStream(streamId, { direction: 'backwards', maxCount: 1 });
+    const upload = last
+      ? trackUploadDecider.evolve(trackUploadDecider.initialState, last as unknown as TrackFixesReceived)
+      : trackUploadDecider.initialState;
+    const decision = trackUploadDecider.decide(command, upload);
+    if (isLeft(decision)) throw new DomainRefusal(decision.left);
+    const events = decision.right;
+    if (events.length === 0) return { received: upload.fixes };
+    try {
+      await appendEvents(
+        context.store,
+        streamId,
+        events,
+        userMetadata(context),
+        last ? last.streamRevision : 'no_stream',
+      );
+      return { received: events[events.length - 1]!.data.totalFixes };
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError && attempt < 3) continue;
+      throw error;
+    }
+  }
 }
 
 /** What the client sends when it stops (or when a relaunched app finishes a session it lost). */
@@ -36,19 +113,18 @@ export interface FinishInput {
  * POST /runs/gps/finish. The run's id is the session's id, so a finish retried after a lost answer returns the same
  * run instead of a second one. The start time is the server's, kept since start, so a client killed mid-run still
  * finishes with the right start; the duration is the client's elapsed count when it has one, else the server's time
- * since start. A run too short or with too few positions ends the session with nothing saved and answers the
- * spec's message (§4, §8); so does `discard` (a canceled run), without the message.
+ * since start, and never more than that. The track is what the session uploaded as it ran, each fix with the moment
+ * it arrived, plus the fixes this request carries (arriving now): the verification policy counts toward a stake only
+ * what arrived live. A run too short or with too few positions ends the session with nothing saved and answers the
+ * spec's message (§4, §8); so does `discard` (a canceled run), without the message. With an Idempotency-Key its
+ * events' ids are the key's, so a twin racing the first finish is deduplicated by the store.
  */
 export async function finishTracking(
   context: UserCommandContext,
   input: FinishInput,
 ): Promise<{ runId: string | null; position: LogPosition | null }> {
-  const streamId = `tracking-${context.userId}`;
-  const history = await context.store.readStream(streamId);
-  const state = foldEvents(
-    trackingDecider,
-    history.map((e) => ({ type: e.type, data: e.data }) as TrackingEvent),
-  );
+  const streamId = streams.tracking(context.userId);
+  const state = await trackingState(context);
   const now = instantOf(context);
   if (state.status === 'idle') {
     if (state.last !== null && input.sessionId === state.last.sessionId)
@@ -59,15 +135,25 @@ export async function finishTracking(
     throw new DomainRefusal(trackingErrors.notActive());
   const startedAt = Temporal.Instant.from(state.startedAt);
   const runId = state.sessionId;
-  const durationSec = input.durationSec ?? (now.epochMilliseconds - startedAt.epochMilliseconds) / 1000;
+  // The client's count, but never longer than the session the server saw: its start and this finish bound it.
+  const serverElapsedSec = (now.epochMilliseconds - startedAt.epochMilliseconds) / 1000;
+  const durationSec = Math.min(input.durationSec ?? serverElapsedSec, serverElapsedSec);
+  const uploads = await context.store.readStream(sessionStreamId(runId));
+  const positions = sessionTrack(
+    uploads.map((e) => (e.data as TrackFixesReceived['data']).positions),
+    input.positions,
+    now.epochMilliseconds,
+  );
   const logRun = {
     type: 'LogGpsRun',
     runId,
     userId: context.userId,
     startedAt,
     durationSec,
-    positions: input.positions,
+    positions,
     notes: input.notes,
+    weekSettled: false,
+    live: true,
     now,
   } as const;
   const decision = runDecider.decide(logRun, runDecider.initialState);
@@ -83,8 +169,21 @@ export async function finishTracking(
       { transaction: tx },
     );
     if (!saved) return ended.append?.position ?? null;
-    const run = await executeCommand(context.store, runDecider, `run-${runId}`, logRun, metadata, { transaction: tx });
-    return run.append?.position ?? null;
+    try {
+      const run = await executeCommand(context.store, runDecider, streams.run(runId), logRun, metadata, {
+        transaction: tx,
+      });
+      return run.append?.position ?? null;
+    } catch (error) {
+      // A twin of this keyed request (same key, same ids) recorded the run a moment ago: answer with that run.
+      if (!context.idempotency || !(error instanceof DomainRefusal) || error.reason.code !== 'run_exists') throw error;
+      const [last] = await context.store.readStream(streams.run(runId), {
+        direction: 'backwards',
+        maxCount: 1,
+        transaction: tx,
+      });
+      return last?.position ?? null;
+    }
   });
   if (!input.discard && isLeft(decision)) throw new DomainRefusal(decision.left);
   return { runId: saved ? runId : null, position };

@@ -1,41 +1,66 @@
-import { randomUUID } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
+import { isSettledWeek, userGoalsDecider, type UserGoalsEvent } from '../../../domain/goal/user-goals.ts';
 import { runDecider } from '../../../domain/run/decide.ts';
+import { foldEvents } from '../../../domain/shared/decider.ts';
 import { runErrors } from '../../../domain/run/messages.ts';
 import type { RunState } from '../../../domain/run/state.ts';
 import type { LogPosition } from '../../../domain/shared/event-store.ts';
 import type { RunBody } from '../../../domain/validation/run.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
 import { executeCommand } from '../execute-command.ts';
-import { instantOf, type UserCommandContext, userMetadata } from '../goals/command-context.ts';
+import { instantOf, newAggregateId, type UserCommandContext, userMetadata } from '../command-context.ts';
+import { oncePerKey } from '../idempotency/once-per-key.ts';
+import { streams } from '../../../domain/shared/streams.ts';
+
+/** Whether the user has a goal whose week holds `startedAt` and may already be settled (user-goals.ts). */
+async function weekSettled(context: UserCommandContext, startedAt: Temporal.Instant): Promise<boolean> {
+  const history = await context.store.readStream(streams.userGoals(context.userId));
+  const index = foldEvents(
+    userGoalsDecider,
+    history.map((e) => ({ type: e.type, data: e.data }) as UserGoalsEvent),
+  );
+  return isSettledWeek(index, startedAt, instantOf(context));
+}
 
 /**
- * POST /runs: a run tracked with the app's GPS. The distance is recomputed from the track by the decider (the
- * client's `distance_km` is not trusted) and the run gets its verification verdict there.
+ * POST /runs: a run tracked with the app's GPS and uploaded whole after it ended. The distance is recomputed from
+ * the track by the decider (the client's `distance_km` is not trusted) and the run gets its verification verdict
+ * there; an upload cannot reach more than 7 days back nor into a settled week. With an Idempotency-Key the run's id
+ * is the key's, so a retried or doubled request records one run and answers with it.
  */
 export async function logRun(
   context: UserCommandContext,
   body: RunBody,
 ): Promise<{ runId: string; position: LogPosition }> {
-  const runId = randomUUID();
-  const result = await executeCommand(
-    context.store,
-    runDecider,
-    `run-${runId}`,
-    {
-      type: 'LogGpsRun',
-      runId,
-      userId: context.userId,
-      startedAt: Temporal.Instant.from(body.started_at),
-      durationSec: body.duration_sec,
-      positions: body.gps_data.positions,
-      notes: body.notes,
-      now: instantOf(context),
+  const runId = newAggregateId(context);
+  const startedAt = Temporal.Instant.from(body.started_at);
+  return oncePerKey(
+    context,
+    { created: streams.run(runId) },
+    async () => {
+      const result = await executeCommand(
+        context.store,
+        runDecider,
+        streams.run(runId),
+        {
+          type: 'LogGpsRun',
+          runId,
+          userId: context.userId,
+          startedAt,
+          durationSec: body.duration_sec,
+          positions: body.gps_data.positions,
+          notes: body.notes,
+          weekSettled: await weekSettled(context, startedAt),
+          live: false,
+          now: instantOf(context),
+        },
+        userMetadata(context),
+      );
+      if (!result.append) throw new Error('LogGpsRun appended nothing');
+      return { runId, position: result.append.position };
     },
-    userMetadata(context),
+    ({ head }) => ({ runId, position: head }),
   );
-  if (!result.append) throw new Error('LogGpsRun appended nothing');
-  return { runId, position: result.append.position };
 }
 
 /** Another user's run, or a deleted one, answers 404 like a run that does not exist. */
@@ -53,7 +78,7 @@ export async function changeRun(
   const result = await executeCommand(
     context.store,
     runDecider,
-    `run-${runId}`,
+    streams.run(runId),
     (state) => {
       ownRun(state, context.userId);
       return change.type === 'EditNotes'

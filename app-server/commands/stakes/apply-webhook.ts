@@ -5,10 +5,10 @@ import { stakeDecider } from '../../../domain/stake/decide.ts';
 import type { StakeCommand } from '../../../domain/stake/commands.ts';
 import type { StakeState } from '../../../domain/stake/state.ts';
 import type { EventStore } from '../../../domain/shared/event-store.ts';
-import { stakeProcessMetadata } from '../../process/stakes/process-metadata.ts';
-import { loadStake, stakeStreamId } from '../../process/stakes/stake-stream.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
-import { executeCommand } from '../execute-command.ts';
+import { executeCommand, loadAggregate } from '../execute-command.ts';
+import { processMetadata } from '../event-metadata.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
 export type WebhookDeps = {
   readonly db: Kysely<object>;
@@ -32,16 +32,16 @@ export async function applyPaymentWebhook(event: PaymentWebhookEvent, deps: Webh
   const pi = await deps.gateway.retrievePaymentIntent(event.paymentIntentId);
   const stakeId = pi.metadata.stakeId;
   if (!stakeId) return true;
-  const state = await loadStake(deps.store, stakeId);
+  const { state } = await loadAggregate(deps.store, stakeDecider, streams.stake(stakeId));
   const command = forwardStep(state, pi, Temporal.Instant.fromEpochMilliseconds(deps.now.getTime()));
   if (command === null) return true;
   try {
     await executeCommand(
       deps.store,
       stakeDecider,
-      stakeStreamId(stakeId),
+      streams.stake(stakeId),
       command,
-      stakeProcessMetadata(deps.now, null, `webhook-${event.id}`),
+      processMetadata('stakes', deps.now, `webhook-${event.id}`),
     );
   } catch (error) {
     if (!(error instanceof DomainRefusal)) throw error;
@@ -57,7 +57,12 @@ function forwardStep(state: StakeState, pi: Snapshot, now: Temporal.Instant): St
   if (state.status === 'none') return null;
   if (action === 'hold') {
     if (state.status === 'pending' && pi.status === 'requires_capture' && pi.captureBefore !== null) {
-      return { type: 'RecordHoldPlaced', paymentIntentId: pi.id, captureBefore: Temporal.Instant.from(pi.captureBefore), now };
+      return {
+        type: 'RecordHoldPlaced',
+        paymentIntentId: pi.id,
+        captureBefore: Temporal.Instant.from(pi.captureBefore),
+        now,
+      };
     }
     const ours = (state.status === 'active' || state.status === 'capturing') && state.hold.paymentIntentId === pi.id;
     if (!ours) return null;
@@ -71,7 +76,13 @@ function forwardStep(state: StakeState, pi: Snapshot, now: Temporal.Instant): St
   if (action === 'charge' && pi.status === 'succeeded' && state.status === 'charging') {
     const attempt = Number(pi.metadata.attempt);
     if (attempt !== state.attempt) return null;
-    return { type: 'RecordChargeSucceeded', attempt, paymentIntentId: pi.id, capturedCents: pi.amountCapturedCents, now };
+    return {
+      type: 'RecordChargeSucceeded',
+      attempt,
+      paymentIntentId: pi.id,
+      capturedCents: pi.amountCapturedCents,
+      now,
+    };
   }
   return null;
 }

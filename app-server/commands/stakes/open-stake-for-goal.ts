@@ -3,11 +3,11 @@ import type { GoalEvent } from '../../../domain/goal/events.ts';
 import { domainError, foldEvents } from '../../../domain/shared/decider.ts';
 import { stakeIdForGoal } from '../../../domain/stake/from-goal.ts';
 import { WrongExpectedVersionError, type LogPosition } from '../../../domain/shared/event-store.ts';
-import { stakeStreamId } from '../../process/stakes/stake-stream.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
-import { toNewEvent } from '../execute-command.ts';
-import { type UserCommandContext, userMetadata } from '../goals/command-context.ts';
+import { type UserCommandContext, userMetadata } from '../command-context.ts';
 import { stakeOpeningEvents } from './open-stake.ts';
+import { streams } from '../../../domain/shared/streams.ts';
+import { appendEvents } from '../execute-command.ts';
 
 /**
  * `POST /stakes { goal_id }`: makes sure the stake of one's own staked goal exists (a client that creates the goal
@@ -17,8 +17,11 @@ export async function openStakeForGoal(
   context: UserCommandContext,
   goalId: string,
 ): Promise<{ stakeId: string; position: LogPosition | null }> {
-  const history = await context.store.readStream(`goal-${goalId}`);
-  const goal = foldEvents(goalDecider, history.map((e) => ({ type: e.type, data: e.data }) as GoalEvent));
+  const history = await context.store.readStream(streams.goal(goalId));
+  const goal = foldEvents(
+    goalDecider,
+    history.map((e) => ({ type: e.type, data: e.data }) as GoalEvent),
+  );
   if (goal.status === 'none' || goal.goal.userId !== context.userId) {
     throw new DomainRefusal(domainError('not_found', 'goal_not_found', 'Goal not found'));
   }
@@ -26,7 +29,7 @@ export async function openStakeForGoal(
     throw new DomainRefusal(domainError('invalid', 'goal_without_stake', 'This goal has no money on it.'));
   }
   const stakeId = stakeIdForGoal(goalId);
-  if ((await context.store.readStream(stakeStreamId(stakeId), { maxCount: 1 })).length > 0) {
+  if ((await context.store.readStream(streams.stake(stakeId), { maxCount: 1 })).length > 0) {
     return { stakeId, position: null };
   }
   if (goal.status !== 'upcoming' && goal.status !== 'active') {
@@ -34,12 +37,14 @@ export async function openStakeForGoal(
   }
   const events = stakeOpeningEvents(goal.goal, context.now);
   try {
-    const append = await context.store.appendToStream(
-      stakeStreamId(stakeId),
-      events.map((e) => toNewEvent(e, userMetadata(context))),
-      { expectedVersion: 'no_stream' },
+    const append = await appendEvents(
+      context.store,
+      streams.stake(stakeId),
+      events,
+      userMetadata(context),
+      'no_stream',
     );
-    return { stakeId, position: append.position };
+    return { stakeId, position: append?.position ?? null };
   } catch (error) {
     if (error instanceof WrongExpectedVersionError) return { stakeId, position: null };
     throw error;

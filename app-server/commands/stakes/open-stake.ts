@@ -15,10 +15,12 @@ import { ownsCard } from './payment-customer.ts';
 
 /** Messages of a staked goal that cannot be accepted. */
 export const stakeRefusals = {
-  notConfigured: () => new DomainRefusal(domainError('invalid', 'payments_not_configured', PAYMENTS_NOT_CONFIGURED_MESSAGE)),
+  notConfigured: () =>
+    new DomainRefusal(domainError('invalid', 'payments_not_configured', PAYMENTS_NOT_CONFIGURED_MESSAGE)),
   // The wizard's own message: an unknown card, or someone else's, is treated as no card at all.
   noCard: () => new DomainRefusal(goalErrors.paymentMethodRequired()),
-  charity: () => new DomainRefusal(domainError('invalid', 'charity_not_found', 'Please choose a charity from the list.')),
+  charity: () =>
+    new DomainRefusal(domainError('invalid', 'charity_not_found', 'Please choose a charity from the list.')),
 };
 
 /**

@@ -1,12 +1,16 @@
 import type { Transaction } from 'kysely';
+import { Temporal } from 'temporal-polyfill';
 import { badgeDecider } from '../../../domain/badge/decide.ts';
 import { badgesNewlyEarned } from '../../../domain/gamification/badge-criteria.ts';
 import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
-import { xpLedgerDecider, xpLedgerStreamId } from '../../../domain/xp/decide.ts';
+import { xpLedgerDecider } from '../../../domain/xp/decide.ts';
 import { badgeFactsOf } from '../../../domain/xp/state.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
 import type { ProcessManager } from '../process-manager.ts';
-import { badgeStreamId, causedBy, deterministicUuid, foldStream } from './award-context.ts';
+import { deterministicUuid } from '../../commands/deterministic-uuid.ts';
+import { foldStream } from './award-context.ts';
+import { processMetadata } from '../../commands/event-metadata.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
 const NAME = 'badge-awards';
 
@@ -20,22 +24,22 @@ async function awardDue(
   userId: string,
   now: Date,
 ) {
-  const ledger = await foldStream(store, tx, xpLedgerDecider, xpLedgerStreamId(userId));
-  const badges = await foldStream(store, tx, badgeDecider, badgeStreamId(userId));
+  const ledger = await foldStream(store, tx, xpLedgerDecider, streams.xpLedger(userId));
+  const badges = await foldStream(store, tx, badgeDecider, streams.badges(userId));
   for (const badgeType of badgesNewlyEarned(badgeFactsOf(ledger), badges.badges.keys())) {
     await executeCommand(
       store,
       badgeDecider,
-      badgeStreamId(userId),
+      streams.badges(userId),
       // The id is derived from user and type: a type is earned once, so it is unique and stable across rebuilds.
       {
         type: 'AwardBadge',
         userId,
         badgeId: deterministicUuid('badge', userId, badgeType),
         badgeType,
-        now: now.toISOString(),
+        now: Temporal.Instant.fromEpochMilliseconds(now.getTime()),
       },
-      causedBy(NAME, cause, now, badgeType),
+      processMetadata(NAME, now, cause, { derivedIds: badgeType }),
       { transaction: tx },
     );
   }

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
+import { Temporal } from 'temporal-polyfill';
 import type { BadgeEvent } from '../../../domain/badge/events.ts';
-import { localStartOf } from '../../../domain/gamification/badge-criteria.ts';
 import { badgeDefinition } from '../../../domain/gamification/badge-definitions.ts';
 import type { WeekResult } from '../../../domain/gamification/streaks.ts';
 import type { GoalCreated, GoalEvent } from '../../../domain/goal/events.ts';
@@ -8,27 +8,27 @@ import { countedDistanceKm } from '../../../domain/run/counting.ts';
 import type { RunEvent } from '../../../domain/run/events.ts';
 import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { surgeDecider } from '../../../domain/surge/decide.ts';
-import { xpMultiplierAt } from '../../../domain/surge/state.ts';
 import type { XpLedgerCommand } from '../../../domain/xp/commands.ts';
-import { xpLedgerDecider, xpLedgerStreamId } from '../../../domain/xp/decide.ts';
+import { xpLedgerDecider } from '../../../domain/xp/decide.ts';
+import { runXpCommand } from '../../../domain/xp/run-xp-command.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
 import type { ProcessManager } from '../process-manager.ts';
-import { causedBy, foldStream, timeZoneOf } from './award-context.ts';
+import { foldStream, timeZoneOf } from './award-context.ts';
+import { processMetadata } from '../../commands/event-metadata.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
 const NAME = 'xp-awards';
-/** The surge schedule's single stream (domain/surge/state.ts). */
-const SURGE_STREAM = 'surge-schedule';
 
 type Store = EventStore<Transaction<object>>;
 
 /** The goal's owner and week, from its creation event. */
 async function goalOf(store: Store, tx: Transaction<object>, goalId: string): Promise<GoalCreated['data'] | null> {
-  const [first] = await store.readStream(`goal-${goalId}`, { transaction: tx, maxCount: 1 });
+  const [first] = await store.readStream(streams.goal(goalId), { transaction: tx, maxCount: 1 });
   return first?.type === 'GoalCreated' ? (first.data as GoalCreated['data']) : null;
 }
 
 /** The ledger command an event calls for, if any. */
-async function commandFor(event: RecordedEvent, store: Store, tx: Transaction<object>, now: string) {
+async function commandFor(event: RecordedEvent, store: Store, tx: Transaction<object>, now: Temporal.Instant) {
   const domainEvent = { type: event.type, data: event.data } as RunEvent | GoalEvent | BadgeEvent;
   const settle = async (goalId: string, result: WeekResult): Promise<XpLedgerCommand | null> => {
     const goal = await goalOf(store, tx, goalId);
@@ -38,22 +38,11 @@ async function commandFor(event: RecordedEvent, store: Store, tx: Transaction<ob
   switch (domainEvent.type) {
     case 'RunRecorded': {
       const run = domainEvent.data;
-      const distanceKm = countedDistanceKm(run.verification, 'free_goal_or_xp');
-      // A rejected run (a car ride, a bike) earns nothing and is no fact for badges either.
-      if (distanceKm <= 0) return null;
-      const surges = await foldStream(store, tx, surgeDecider, SURGE_STREAM);
+      // Nothing to pay: answered before reading the surge schedule and the runner's zone.
+      if (countedDistanceKm(run.verification, 'free_goal_or_xp') <= 0) return null;
+      const surges = await foldStream(store, tx, surgeDecider, streams.surgeSchedule());
       const zone = await timeZoneOf(store, tx, run.userId);
-      return {
-        type: 'AwardRunXp',
-        userId: run.userId,
-        runId: run.runId,
-        distanceKm,
-        startedAt: run.startedAt,
-        localStart: localStartOf(run.startedAt, zone),
-        // The multiplier in force when the run started: a run finished after the surge ended still earns it.
-        xpMultiplier: xpMultiplierAt(surges.surges.values(), run.startedAt),
-        now,
-      } satisfies XpLedgerCommand;
+      return runXpCommand(run, zone, surges.surges.values(), now);
     }
     case 'RunDeleted':
       return { type: 'RevokeRunXp', userId: domainEvent.data.userId, runId: domainEvent.data.runId, now } as const;
@@ -82,14 +71,14 @@ export const xpAwardsProcess: ProcessManager = {
   name: NAME,
   async handle(events, { tx, store, now }) {
     for (const event of events) {
-      const command = await commandFor(event, store, tx, now.toISOString());
+      const command = await commandFor(event, store, tx, Temporal.Instant.fromEpochMilliseconds(now.getTime()));
       if (!command) continue;
       await executeCommand(
         store,
         xpLedgerDecider,
-        xpLedgerStreamId(command.userId),
+        streams.xpLedger(command.userId),
         command,
-        causedBy(NAME, event, now),
+        processMetadata(NAME, now, event, { derivedIds: '' }),
         {
           transaction: tx,
         },

@@ -5,15 +5,18 @@ import { maySettle } from '../../../domain/shared/settlement.ts';
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
 import type { ProcessTickContext } from '../process-manager.ts';
-import { processMetadata } from './process-metadata.ts';
 import { recordGoalProgress } from './record-progress.ts';
+import { processMetadata } from '../../commands/event-metadata.ts';
+import { GOAL_LIFECYCLE } from './process-name.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
 /**
- * The goal clock: activates upcoming goals whose week has begun in their own zone, and closes active goals whose
- * week may be settled (never before the week ended in the goal's zone, nor before Monday 00:00 New York). The
+ * The goal clock: activates upcoming goals whose week has begun in their own zone, and closes active and completed
+ * goals whose week may be settled (never before the week ended in the goal's zone, nor before Monday 00:00 New York). The
  * candidates come from the goals read model; the decider re-checks every rule against the goal's stream, so a lag
  * or a repeated tick changes nothing twice (ActivateGoal and CloseWeek are idempotent).
- * Before closing, progress is recomputed once more so a run recorded in the last minutes still completes the goal.
+ * Before closing, progress is recomputed once more so a run recorded in the last minutes still completes the goal;
+ * the week closes with that figure.
  */
 export async function tickGoalClock({ db, store, now }: ProcessTickContext): Promise<void> {
   const instant = Temporal.Instant.fromEpochMilliseconds(now.getTime());
@@ -25,25 +28,29 @@ export async function tickGoalClock({ db, store, now }: ProcessTickContext): Pro
       executeCommand(
         store,
         goalDecider,
-        `goal-${id}`,
+        streams.goal(id),
         { type: 'ActivateGoal', now: instant },
-        processMetadata(now, null),
+        processMetadata(GOAL_LIFECYCLE, now, `goal-lifecycle-tick-${now.toISOString()}`),
       ),
     );
   }
+  // Completed goals close too: until then a deleted run can still withdraw their completion (goal/decide.ts).
   const { rows: ending } = await sql<{ id: string; period_start: string; time_zone: string }>`
     SELECT id, period_start, time_zone FROM goals
-    WHERE status = 'active' AND week_ends_at <= ${at}::timestamptz ORDER BY id`.execute(db);
+    WHERE status IN ('active', 'completed') AND NOT frozen AND week_ends_at <= ${at}::timestamptz ORDER BY id`.execute(
+    db,
+  );
   for (const goal of ending) {
     if (!maySettle(goal.period_start, goal.time_zone, instant)) continue;
-    await recordGoalProgress(goal.id, { db, tx: null, store, now }, null);
+    const progress = await recordGoalProgress(goal.id, { db, tx: null, store, now }, null);
+    if (progress === null) continue; // not open any more (settled, canceled): nothing to close
     await ignoringRefusals(() =>
       executeCommand(
         store,
         goalDecider,
-        `goal-${goal.id}`,
-        { type: 'CloseWeek', now: instant },
-        processMetadata(now, null),
+        streams.goal(goal.id),
+        { type: 'CloseWeek', progress, now: instant },
+        processMetadata(GOAL_LIFECYCLE, now, `goal-lifecycle-tick-${now.toISOString()}`),
       ),
     );
   }

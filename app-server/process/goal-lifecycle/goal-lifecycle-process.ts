@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { GoalEvent } from '../../../domain/goal/events.ts';
 import { userGoalsDecider, type UserGoalsEvent } from '../../../domain/goal/user-goals.ts';
@@ -9,8 +9,11 @@ import { isWithinWeek, weekStartingOn } from '../../../domain/shared/week.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { tickGoalClock } from './goal-clock.ts';
-import { processMetadata } from './process-metadata.ts';
 import { recordGoalProgress } from './record-progress.ts';
+import { forgetRun, rememberRun, startsAffectedBy } from './run-facts.ts';
+import { processMetadata } from '../../commands/event-metadata.ts';
+import { GOAL_LIFECYCLE } from './process-name.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
 /**
  * The goal lifecycle (§4 Goal): progress and completion from runs, activation at week start, missed at week end.
@@ -20,14 +23,12 @@ import { recordGoalProgress } from './record-progress.ts';
  * decider completes the goal the first time progress reaches 100%. Cancel and delete free the week in the user's
  * goal index (idempotent; the HTTP handler does it first, this is the crash-safe repeat).
  *
- * Decision — a run deleted after its goal was completed: completion stands, progress is re-recorded lower.
- * Why this is the safe side for money: (1) only runs the counting policy trusts for money count toward a staked
- * goal (domain/run/counting.ts), so the completing run had already passed verification when it released the
- * hold; deleting it afterwards adds no power to cheat, and its RunRecorded stays in the log for an auditor.
- * (2) Revoking a completion would capture a stake from someone the product told "Goal achieved!" — the failure
- * FACTS says regulators fined. (3) A completion cannot be repeated: the decider emits GoalCompleted once, so
- * deleting and re-logging runs never releases or awards twice, and a completed goal is never marked missed.
- * tests/api/goals-lifecycle.test.ts pins all three.
+ * A run recorded or deleted can change the count of the runs it overlaps or repeats (domain/run/count-once.ts), so
+ * the goals recomputed are those holding the start of the run or of any of those runs.
+ *
+ * A run deleted after its goal was completed: the goal decider withdraws the completion while the week is open
+ * and progress fell below the target; a released hold stays released (domain/goal/decide.ts "Completion and
+ * deleted runs" says why, and the stake audit lists such stakes). tests/api/goals-lifecycle.test.ts pins it.
  */
 export const goalLifecycleProcess: ProcessManager = {
   name: 'goal-lifecycle',
@@ -38,22 +39,16 @@ export const goalLifecycleProcess: ProcessManager = {
       const event = recorded as unknown as GoalEvent | RunEvent;
       switch (event.type) {
         case 'RunRecorded': {
-          const d = event.data;
-          await sql`
-            INSERT INTO goal_lifecycle_runs (run_id, user_id, started_at, verification)
-            VALUES (${d.runId}, ${d.userId}, ${d.startedAt}::timestamptz, ${JSON.stringify(d.verification)}::jsonb)
-            ON CONFLICT (run_id) DO NOTHING`.execute(tx);
-          for (const goalId of await goalsHolding(d.userId, d.startedAt, tx, store)) affected.set(goalId, recorded);
+          const run = await rememberRun(tx, event.data);
+          const starts = await startsAffectedBy(tx, run);
+          for (const goalId of await goalsHolding(run.userId, starts, tx, store)) affected.set(goalId, recorded);
           break;
         }
         case 'RunDeleted': {
-          const { rows } = await sql<{ started_at: Date }>`
-            DELETE FROM goal_lifecycle_runs WHERE run_id = ${event.data.runId} RETURNING started_at`.execute(tx);
-          const startedAt = rows[0] ? new Date(rows[0].started_at).toISOString() : null;
-          if (startedAt === null) break;
-          for (const goalId of await goalsHolding(event.data.userId, startedAt, tx, store)) {
-            affected.set(goalId, recorded);
-          }
+          const run = await forgetRun(tx, event.data.runId);
+          if (run === null) break;
+          const starts = await startsAffectedBy(tx, run);
+          for (const goalId of await goalsHolding(run.userId, starts, tx, store)) affected.set(goalId, recorded);
           break;
         }
         case 'GoalActivated':
@@ -75,21 +70,21 @@ export const goalLifecycleProcess: ProcessManager = {
   tick: tickGoalClock,
 };
 
-/** The user's live goals whose week (in each goal's zone) contains `startedAt`. */
+/** The user's live goals whose week (in each goal's zone) contains one of these instants. */
 async function goalsHolding(
   userId: string,
-  startedAt: string,
+  instants: readonly string[],
   tx: Transaction<object>,
   store: EventStore<Transaction<object>>,
 ): Promise<string[]> {
-  const history = await store.readStream(`user-goals-${userId}`, { transaction: tx });
+  const history = await store.readStream(streams.userGoals(userId), { transaction: tx });
   const index = foldEvents(
     userGoalsDecider,
     history.map((e) => ({ type: e.type, data: e.data }) as UserGoalsEvent),
   );
-  const at = Temporal.Instant.from(startedAt);
+  const at = instants.map((i) => Temporal.Instant.from(i));
   return Object.entries(index.live)
-    .filter(([, week]) => isWithinWeek(at, weekStartingOn(week.weekStart, week.timeZone)))
+    .filter(([, week]) => at.some((i) => isWithinWeek(i, weekStartingOn(week.weekStart, week.timeZone))))
     .map(([goalId]) => goalId);
 }
 
@@ -100,15 +95,15 @@ async function releaseWeek(
   store: EventStore<Transaction<object>>,
   now: Date,
 ): Promise<void> {
-  const created = (await store.readStream(`goal-${goalId}`, { transaction: tx, maxCount: 1 }))[0];
+  const created = (await store.readStream(streams.goal(goalId), { transaction: tx, maxCount: 1 }))[0];
   const userId = (created?.data as { userId?: string } | undefined)?.userId;
   if (!userId) return;
   await executeCommand(
     store,
     userGoalsDecider,
-    `user-goals-${userId}`,
+    streams.userGoals(userId),
     { type: 'ReleaseGoalWeek', goalId },
-    processMetadata(now, cause),
+    processMetadata(GOAL_LIFECYCLE, now, cause),
     { transaction: tx },
   );
 }

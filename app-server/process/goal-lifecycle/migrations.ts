@@ -17,7 +17,18 @@ async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX goal_lifecycle_runs_user_started ON goal_lifecycle_runs (user_id, started_at)`.execute(db);
 }
 
+/**
+ * Run policy version 2 counts a run once among the runs it overlaps or repeats (domain/run/count-once.ts): the
+ * process needs each run's claimed end and when it was recorded. Rows of older runs keep null (read as their start).
+ */
+async function upRunTimes(db: Kysely<unknown>): Promise<void> {
+  await sql`ALTER TABLE goal_lifecycle_runs ADD COLUMN ended_at timestamptz, ADD COLUMN recorded_at timestamptz`.execute(
+    db,
+  );
+}
+
 /** Migrations of the goal lifecycle process. */
 export const goalLifecycleMigrations: Record<string, Migration> = {
   '2026-11-25-01-goal-lifecycle-runs': { up },
+  '2026-12-10-01-goal-lifecycle-run-times': { up: upRunTimes },
 };

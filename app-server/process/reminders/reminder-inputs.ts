@@ -1,6 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import { DEFAULT_TIME_ZONE } from '../../../domain/shared/time-zone.ts';
-import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences } from '../../commands/preferences/preference-store.ts';
+import {
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  type NotificationPreferences,
+} from '../../../domain/validation/notifications.ts';
 import type { ReminderInput } from './reminder-plan.ts';
 
 type Row = NotificationPreferences & {
@@ -47,7 +50,13 @@ export async function loadReminderInputs(db: Kysely<object>, now: Date, userId?:
             ending_soon_time: r.ending_soon_time,
           }
         : DEFAULT_NOTIFICATION_PREFERENCES;
-      input = { userId: r.user_id, timeZone: r.timezone ?? DEFAULT_TIME_ZONE, preferences, goals: [], groupId: r.group_id };
+      input = {
+        userId: r.user_id,
+        timeZone: r.timezone ?? DEFAULT_TIME_ZONE,
+        preferences,
+        goals: [],
+        groupId: r.group_id,
+      };
       byUser.set(r.user_id, input);
     }
     input.goals.push({

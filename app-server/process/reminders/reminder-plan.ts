@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { weekContaining } from '../../../domain/shared/week.ts';
-import type { NotificationPreferences } from '../../commands/preferences/preference-store.ts';
+import type { NotificationPreferences } from '../../../domain/validation/notifications.ts';
 import type { OutgoingNotification } from '../../commands/notifications/deliver.ts';
 
 /** A goal as the reminders need it. */
@@ -71,7 +71,9 @@ export function planReminders(input: ReminderInput, now: Temporal.Instant): Plan
   }
   const week = weekContaining(now, timeZone);
   const monday = Temporal.PlainDate.from(week.weekStart);
-  const current = input.goals.find((g) => g.periodStart === week.weekStart && (g.status === 'active' || g.status === 'completed'));
+  const current = input.goals.find(
+    (g) => g.periodStart === week.weekStart && (g.status === 'active' || g.status === 'completed'),
+  );
   if (current && p.midweek_update_enabled) {
     const wednesday = monday.add({ days: 2 });
     plans.push({

@@ -10,10 +10,11 @@ import type { EventStore } from '../../../domain/shared/event-store.ts';
 import { findCustomerId } from '../../commands/stakes/payment-customer.ts';
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
-import { stakeProcessMetadata } from './process-metadata.ts';
 import { recordReleaseConfirmed } from './release-confirmed.ts';
 import { markAttempted, markDone, markNeedsReview, type StakeActionRow } from './stake-action-row.ts';
-import { loadStake, stakeStreamId } from './stake-stream.ts';
+import { loadStake } from './stake-stream.ts';
+import { processMetadata } from '../../commands/event-metadata.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
 /** Provider keys may be forgotten after this long: from then on the PaymentIntent is re-fetched before acting. */
 const KEY_MEMORY_MS = 24 * 3_600_000;
@@ -78,7 +79,12 @@ async function hold(action: StakeActionRow, state: Exclude<StakeState, { status:
   const now = instant(deps.now);
   if (result.status === 'held') {
     const captureBefore = Temporal.Instant.from(result.captureBefore);
-    return outcome(action, deps, { type: 'RecordHoldPlaced', paymentIntentId: result.paymentIntentId, captureBefore, now });
+    return outcome(action, deps, {
+      type: 'RecordHoldPlaced',
+      paymentIntentId: result.paymentIntentId,
+      captureBefore,
+      now,
+    });
   }
   const reason = result.status === 'declined' ? result.declineCode : 'authentication_required';
   return outcome(action, deps, { type: 'RecordHoldFailed', reason, now });
@@ -122,7 +128,8 @@ async function charge(action: StakeActionRow, state: Exclude<StakeState, { statu
   const customerId = await findCustomerId(deps.db, state.terms.userId);
   const now = instant(deps.now);
   const attempt = state.attempt;
-  if (customerId === null) return outcome(action, deps, { type: 'RecordChargeFailed', attempt, failure: 'declined', now });
+  if (customerId === null)
+    return outcome(action, deps, { type: 'RecordChargeFailed', attempt, failure: 'declined', now });
   await markAttempted(deps.db, action.idempotency_key, deps.now);
   const result = await deps.gateway.chargeOffSession({
     customerId,
@@ -136,14 +143,16 @@ async function charge(action: StakeActionRow, state: Exclude<StakeState, { statu
     return outcome(action, deps, { type: 'RecordChargeSucceeded', attempt, paymentIntentId, capturedCents, now });
   }
   const failure = result.status === 'declined' ? 'declined' : 'authentication_required';
-  return outcome(action, deps, { type: 'RecordChargeFailed', attempt, failure, now });
+  const declineCode = result.status === 'declined' ? result.declineCode : null;
+  return outcome(action, deps, { type: 'RecordChargeFailed', attempt, failure, declineCode, now });
 }
 
 async function release(action: StakeActionRow, deps: ActionDeps) {
   const paymentIntentId = action.payment_intent_id;
   if (paymentIntentId === null) return markDone(deps.db, action.idempotency_key, 'no_hold', deps.now);
   let answer: { result: 'released' | 'already_captured'; amount: number } | null = null;
-  if (action.attempted_at !== null || stale(action, deps.now)) answer = settledRelease(await deps.gateway.retrievePaymentIntent(paymentIntentId));
+  if (action.attempted_at !== null || stale(action, deps.now))
+    answer = settledRelease(await deps.gateway.retrievePaymentIntent(paymentIntentId));
   if (answer === null) {
     await markAttempted(deps.db, action.idempotency_key, deps.now);
     const result = await deps.gateway.releaseHold({ paymentIntentId, idempotencyKey: action.idempotency_key });
@@ -180,9 +189,9 @@ async function outcome(action: StakeActionRow, deps: ActionDeps, command: StakeC
     await executeCommand(
       deps.store,
       stakeDecider,
-      stakeStreamId(action.stake_id),
+      streams.stake(action.stake_id),
       command,
-      stakeProcessMetadata(deps.now, null, `stakes-${action.idempotency_key}`),
+      processMetadata('stakes', deps.now, `stakes-${action.idempotency_key}`),
     );
   } catch (error) {
     if (!(error instanceof DomainRefusal)) throw error;

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import { type EventStore, WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
-import { toNewEvent } from '../../commands/execute-command.ts';
-import { stakeProcessMetadata } from './process-metadata.ts';
+import { processMetadata } from '../../commands/event-metadata.ts';
+import { streams } from '../../../domain/shared/streams.ts';
+import { appendEvents } from '../../commands/execute-command.ts';
 
 /**
  * The provider's answer to a release (StakeReleased or StakeLateHoldReleased with a hold). The stake aggregate ends
@@ -21,11 +22,6 @@ export type StakeHoldReleaseConfirmed = {
   };
 };
 
-/** The stream of one release's outcome. */
-export function releaseStreamId(idempotencyKey: string): string {
-  return `stake-release-${idempotencyKey}`;
-}
-
 /** Records a release outcome once; a repeat (a tick replayed after a crash) finds the stream and changes nothing. */
 export async function recordReleaseConfirmed(
   store: EventStore<Transaction<object>>,
@@ -33,11 +29,8 @@ export async function recordReleaseConfirmed(
   now: Date,
 ): Promise<void> {
   try {
-    await store.appendToStream(
-      releaseStreamId(event.data.idempotencyKey),
-      [toNewEvent(event, stakeProcessMetadata(now, null, `stakes-release-${event.data.idempotencyKey}`))],
-      { expectedVersion: 'no_stream' },
-    );
+    const metadata = processMetadata('stakes', now, `stakes-release-${event.data.idempotencyKey}`);
+    await appendEvents(store, streams.stakeRelease(event.data.idempotencyKey), [event], metadata, 'no_stream');
   } catch (error) {
     if (!(error instanceof WrongExpectedVersionError)) throw error;
   }

@@ -6,8 +6,8 @@ import { HOLD_EXPIRY_MARGIN } from '../../../domain/stake/policy.ts';
 import type { EventStore } from '../../../domain/shared/event-store.ts';
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
-import { stakeProcessMetadata } from './process-metadata.ts';
-import { stakeStreamId } from './stake-stream.ts';
+import { processMetadata } from '../../commands/event-metadata.ts';
+import { streams } from '../../../domain/shared/streams.ts';
 
 type ClockDeps = { readonly db: Kysely<object>; readonly store: EventStore<Transaction<object>>; readonly now: Date };
 
@@ -34,9 +34,9 @@ export async function tickStakeClock({ db, store, now }: ClockDeps): Promise<voi
       await executeCommand(
         store,
         stakeDecider,
-        stakeStreamId(stake_id),
+        streams.stake(stake_id),
         { type: command, now: instant } as StakeCommand,
-        stakeProcessMetadata(now, null),
+        processMetadata('stakes', now, `stakes-tick-${now.toISOString()}`),
       );
     } catch (error) {
       // Too early, not due, or the stake moved on meanwhile: a later tick looks again.

@@ -10,9 +10,10 @@ import type { EventStore, RecordedEvent } from '../../../domain/shared/event-sto
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
 import type { ProcessEventContext } from '../process-manager.ts';
-import { stakeProcessMetadata } from './process-metadata.ts';
 import type { StakeHoldReleaseConfirmed } from './release-confirmed.ts';
-import { isStakeEvent, loadStake, stakeStreamId } from './stake-stream.ts';
+import { isStakeEvent, loadStake } from './stake-stream.ts';
+import { processMetadata } from '../../commands/event-metadata.ts';
+import { streams, isGoalStream, isStakeStream } from '../../../domain/shared/streams.ts';
 
 type Store = EventStore<Transaction<object>>;
 
@@ -35,13 +36,13 @@ const GOAL_EVENTS: ReadonlySet<string> = new Set<GoalEvent['type']>([
 export async function handleStakeEvents(events: readonly RecordedEvent[], { tx, store, now }: ProcessEventContext) {
   const touched = new Set<string>();
   for (const recorded of events) {
-    if (recorded.streamId.startsWith('goal-') && GOAL_EVENTS.has(recorded.type)) {
+    if (isGoalStream(recorded.streamId) && GOAL_EVENTS.has(recorded.type)) {
       const stakeId = await onGoalEvent(recorded, recorded as unknown as GoalEvent, tx, store, now);
       if (stakeId) touched.add(stakeId);
     } else if (recorded.type === 'StakeHoldReleaseConfirmed') {
       const d = (recorded as unknown as StakeHoldReleaseConfirmed).data;
       await closeAction(tx, d.idempotencyKey, d.result, now);
-    } else if (isStakeEvent(recorded.type) && recorded.streamId.startsWith('stake-')) {
+    } else if (isStakeEvent(recorded.type) && isStakeStream(recorded.streamId)) {
       const event = recorded as unknown as StakeEvent;
       await onStakeEvent(event, tx, now);
       touched.add(event.data.stakeId);
@@ -70,9 +71,16 @@ async function onGoalEvent(
   if (command === null) return null;
   if (command.type !== 'OpenStake' && (await loadStake(store, stakeId, tx)).status === 'none') return null;
   try {
-    await executeCommand(store, stakeDecider, stakeStreamId(stakeId), command, stakeProcessMetadata(now, recorded), {
-      transaction: tx,
-    });
+    await executeCommand(
+      store,
+      stakeDecider,
+      streams.stake(stakeId),
+      command,
+      processMetadata('stakes', now, recorded),
+      {
+        transaction: tx,
+      },
+    );
   } catch (error) {
     if (!(error instanceof DomainRefusal)) throw error;
     // The goals route opens the stake in the goal's own transaction; this is the crash-safe repeat.

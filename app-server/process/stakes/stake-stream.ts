@@ -1,14 +1,10 @@
 import type { Transaction } from 'kysely';
+import { streams } from '../../../domain/shared/streams.ts';
+import type { EventStore } from '../../../domain/shared/event-store.ts';
 import { stakeDecider } from '../../../domain/stake/decide.ts';
 import type { StakeEvent } from '../../../domain/stake/events.ts';
 import type { StakeState } from '../../../domain/stake/state.ts';
-import { foldEvents } from '../../../domain/shared/decider.ts';
-import type { EventStore } from '../../../domain/shared/event-store.ts';
-
-/** The stream of a stake. */
-export function stakeStreamId(stakeId: string): string {
-  return `stake-${stakeId}`;
-}
+import { loadAggregate } from '../../commands/execute-command.ts';
 
 /** Whether a recorded event belongs to a stake aggregate (not a release outcome stream). */
 export function isStakeEvent(type: string): type is StakeEvent['type'] {
@@ -21,9 +17,5 @@ export async function loadStake(
   stakeId: string,
   tx?: Transaction<object>,
 ): Promise<StakeState> {
-  const history = await store.readStream(stakeStreamId(stakeId), tx ? { transaction: tx } : {});
-  return foldEvents(
-    stakeDecider,
-    history.map((e) => ({ type: e.type, data: e.data }) as StakeEvent),
-  );
+  return (await loadAggregate(store, stakeDecider, streams.stake(stakeId), tx)).state;
 }

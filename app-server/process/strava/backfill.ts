@@ -1,13 +1,15 @@
 import { WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
 import { StravaAuthRevoked, StravaRateLimited } from '../../adapters/strava/strava-client.ts';
-import { toNewEvent } from '../../commands/execute-command.ts';
-import { type ConnectionEvent, connectionStream, foldConnection } from '../../integrations/connection-events.ts';
+import { type ConnectionEvent, foldConnection } from '../../integrations/connection-events.ts';
 import { dropAccount, findAccountById } from '../../integrations/external-accounts.ts';
 import { importActivities, PAGE_SIZE, type SyncDeps } from '../../integrations/sync-activities.ts';
-import { systemMetadata } from '../../integrations/system-metadata.ts';
 import type { IntegrationTables } from '../../integrations/tables.ts';
 import { withAccessToken } from '../../integrations/with-access-token.ts';
 import { retryDelayMs } from './retry.ts';
+import { processMetadata } from '../../commands/event-metadata.ts';
+import { STRAVA } from '../../integrations/strava-actor.ts';
+import { streams } from '../../../domain/shared/streams.ts';
+import { appendEvents } from '../../commands/execute-command.ts';
 
 /** Pages one backfill may read per tick, so one athlete's history cannot take a whole rate window. */
 const MAX_PAGES_PER_TICK = 10;
@@ -49,13 +51,13 @@ export async function runBackfills(deps: SyncDeps, now: Date): Promise<void> {
 }
 
 async function backfillConnection(deps: SyncDeps, connectionId: string, now: Date): Promise<void> {
-  let state = foldConnection(await deps.store.readStream(connectionStream(connectionId)));
+  let state = foldConnection(await deps.store.readStream(streams.externalAccount(connectionId)));
   // Completed or disconnected: the process's handler removes the row when it reaches that event.
   if (state.status !== 'backfilling' || !state.backfillFrom || !state.backfillTo || !state.userId) return;
   const account = await findAccountById(deps.db, connectionId);
   if (!account) return;
   const correlationId = `backfill-${connectionId}`;
-  const metadata = systemMetadata(now, correlationId);
+  const metadata = processMetadata(STRAVA, now, correlationId);
   try {
     await withAccessToken(deps, account, now, async (accessToken) => {
       for (let i = 0; i < MAX_PAGES_PER_TICK; i++) {
@@ -93,12 +95,9 @@ async function backfillConnection(deps: SyncDeps, connectionId: string, now: Dat
             data: { connectionId, userId: account.user_id, completedAt: now.toISOString() },
           });
         }
-        const append = await deps.store.appendToStream(
-          connectionStream(connectionId),
-          events.map((e) => toNewEvent(e, metadata)),
-          { expectedVersion: state.revision },
-        );
-        if (done) return;
+        const stream = streams.externalAccount(connectionId);
+        const append = await appendEvents(deps.store, stream, events, metadata, state.revision);
+        if (done || !append) return;
         state = { ...state, nextPage: page + 1, revision: append.nextExpectedRevision };
       }
     });

@@ -1,13 +1,14 @@
 import type { StravaClient } from '../../adapters/strava/strava-client.ts';
 import type { SecretBox } from '../../auth/secrets.ts';
 import { CONNECTION_EVENT_TYPES, type ConnectionEvent } from '../../integrations/connection-events.ts';
-import { toNewEvent } from '../../commands/execute-command.ts';
-import { connectionStream } from '../../integrations/connection-events.ts';
-import { systemMetadata } from '../../integrations/system-metadata.ts';
 import type { IntegrationTables } from '../../integrations/tables.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { runBackfills } from './backfill.ts';
 import { processWebhookInbox } from './webhook-inbox.ts';
+import { processMetadata } from '../../commands/event-metadata.ts';
+import { STRAVA } from '../../integrations/strava-actor.ts';
+import { streams } from '../../../domain/shared/streams.ts';
+import { appendEvents } from '../../commands/execute-command.ts';
 
 export interface StravaSyncProcessDeps {
   readonly client: StravaClient;
@@ -33,7 +34,11 @@ export function createStravaSyncProcess(deps: StravaSyncProcessDeps): ProcessMan
           const userId = (recorded.data as { userId?: unknown }).userId;
           if (typeof userId !== 'string') continue;
           await db.deleteFrom('external_backfills').where('user_id', '=', userId).execute();
-          const gone = await db.deleteFrom('external_accounts').where('user_id', '=', userId).returning(['id', 'provider']).execute();
+          const gone = await db
+            .deleteFrom('external_accounts')
+            .where('user_id', '=', userId)
+            .returning(['id', 'provider'])
+            .execute();
           for (const account of gone) {
             const disconnected: ConnectionEvent = {
               type: 'ExternalAccountDisconnected',
@@ -45,11 +50,8 @@ export function createStravaSyncProcess(deps: StravaSyncProcessDeps): ProcessMan
                 disconnectedAt: now.toISOString(),
               },
             };
-            await store.appendToStream(
-              connectionStream(account.id),
-              [toNewEvent(disconnected, systemMetadata(now, `erase-${userId}`))],
-              { transaction: tx },
-            );
+            const metadata = processMetadata(STRAVA, now, `erase-${userId}`);
+            await appendEvents(store, streams.externalAccount(account.id), [disconnected], metadata, 'any', tx);
           }
           continue;
         }

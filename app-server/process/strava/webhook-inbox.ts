@@ -5,7 +5,12 @@ import {
   type ExternalAccount,
   findAccountByAthlete,
 } from '../../integrations/external-accounts.ts';
-import { alreadyImported, importActivity, isRunActivity, removeImportedRun } from '../../integrations/import-activity.ts';
+import {
+  alreadyImported,
+  importActivity,
+  isRunActivity,
+  removeImportedRun,
+} from '../../integrations/import-activity.ts';
 import { stravaWebhookEventSchema, type StravaWebhookEvent } from '../../integrations/strava-webhook.ts';
 import type { SyncDeps } from '../../integrations/sync-activities.ts';
 import type { IntegrationTables } from '../../integrations/tables.ts';
@@ -59,11 +64,7 @@ export async function processWebhookInbox(deps: SyncDeps, now: Date): Promise<vo
       }
       outcome = `failed: ${message}`;
     }
-    await db
-      .updateTable('strava_webhook_inbox')
-      .set({ processed_at: now, outcome })
-      .where('id', '=', row.id)
-      .execute();
+    await db.updateTable('strava_webhook_inbox').set({ processed_at: now, outcome }).where('id', '=', row.id).execute();
   }
 }
 

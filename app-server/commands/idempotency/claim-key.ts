@@ -1,0 +1,33 @@
+import { type Kysely, sql } from 'kysely';
+import type { RequestKey } from './request-key.ts';
+
+/** Stripe's rule, in our words: a key is for one request. */
+export const KEY_REUSED =
+  'This Idempotency-Key was already used for a different request. Use a new key for a new request.';
+
+/** The key was first used by another route or another body. */
+export class IdempotencyKeyReusedError extends Error {
+  constructor() {
+    super(KEY_REUSED);
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}
+
+/**
+ * Records that `request` uses its key, or checks that the request that used it first was this same one; throws
+ * IdempotencyKeyReusedError otherwise. Concurrent first uses insert once (the primary key), the others compare.
+ */
+export async function claimIdempotencyKey(db: Kysely<object>, request: RequestKey, now: Date): Promise<void> {
+  await sql`
+    INSERT INTO idempotency_keys (user_id, key, route, fingerprint, created_at)
+    VALUES (${request.userId}, ${request.key}, ${request.route}, ${request.fingerprint}, ${now})
+    ON CONFLICT (user_id, key) DO NOTHING`.execute(db);
+  const { rows } = await sql<{ route: string; fingerprint: string }>`
+    SELECT route, fingerprint FROM idempotency_keys WHERE user_id = ${request.userId} AND key = ${request.key}`.execute(
+    db,
+  );
+  const first = rows[0];
+  if (!first || first.route !== request.route || first.fingerprint !== request.fingerprint) {
+    throw new IdempotencyKeyReusedError();
+  }
+}
