@@ -9,6 +9,9 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** The Web Push contact when WEB_PUSH_SUBJECT is not set: the support address of the legal pages. */
+export const DEFAULT_WEB_PUSH_SUBJECT = 'mailto:support@stridestake.app';
+
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65_535).default(3001),
@@ -28,7 +31,7 @@ export const configSchema = z.object({
       message: 'must be a kurrentdb:// or esdb:// connection string',
     })
     .optional(),
-  /** The public address of this API, used in e-mailed links. */
+  /** The public address of this API, used in e-mailed links; unset, http://localhost:<PORT> (see loadConfig). */
   PUBLIC_URL: z.string().url({ message: 'must be a URL' }).default('http://localhost:3001'),
   /** Port of the built web app (web/dist), served by `npm start` when it has been built. */
   WEB_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65_535).default(5173),
@@ -36,6 +39,10 @@ export const configSchema = z.object({
   APP_URL: z.string().url({ message: 'must be a URL' }).default('http://localhost:5173'),
   /** Run projections and process managers inside the API process (one-box deployments and tests). */
   RUN_WORKERS: booleanFlag.default(true),
+  /** /health answers 503 when a read model is this many events (or more) behind the log. */
+  HEALTH_MAX_LAG_EVENTS: z.coerce.number({ message: 'must be a number' }).int().min(1).default(1000),
+  /** /health answers 503 when the oldest event a read model has not applied was recorded this many seconds ago. */
+  HEALTH_MAX_LAG_SECONDS: z.coerce.number({ message: 'must be a number' }).positive().default(30),
   SENTRY_DSN: z.string().url({ message: 'must be a URL' }).optional(),
   /** SMTP server for auth e-mail (smtp:// or smtps://); without it mail goes to the development mailbox. */
   SMTP_URL: z
@@ -85,20 +92,38 @@ export const configSchema = z.object({
     .string()
     .regex(/^pk_(test|live)_/, { message: 'must be a Stripe publishable key (pk_test_…, pk_live_…)' })
     .optional(),
-  /** Use the database-backed local payment gateway when no Stripe key is set; unset = on outside production. */
+  /** The database-backed local payment gateway when no Stripe key is set: on by default, refused in production. */
   PAYMENTS_LOCAL_GATEWAY: booleanFlag.optional(),
   /** Firebase service-account JSON (project_id, client_email, private_key); when set, pushes go through FCM. */
   FIREBASE_SERVICE_ACCOUNT: z
     .string()
-    .refine((value) => {
-      try {
-        const parsed = JSON.parse(value) as Record<string, unknown>;
-        return ['project_id', 'client_email', 'private_key'].every((k) => typeof parsed[k] === 'string');
-      } catch {
-        return false;
-      }
-    }, { message: 'must be a service-account JSON with project_id, client_email and private_key' })
+    .refine(
+      (value) => {
+        try {
+          const parsed = JSON.parse(value) as Record<string, unknown>;
+          return ['project_id', 'client_email', 'private_key'].every((k) => typeof parsed[k] === 'string');
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be a service-account JSON with project_id, client_email and private_key' },
+    )
     .optional(),
+  /** VAPID public key (base64url, 65 bytes) for Web Push to the web app (`npx web-push generate-vapid-keys`). */
+  WEB_PUSH_VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, { message: 'must be a base64url VAPID public key (87 characters)' })
+    .optional(),
+  /** VAPID private key (base64url, 32 bytes), the pair of WEB_PUSH_VAPID_PUBLIC_KEY. */
+  WEB_PUSH_VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, { message: 'must be a base64url VAPID private key (43 characters)' })
+    .optional(),
+  /** The contact push services see for Web Push (mailto: or https:). */
+  WEB_PUSH_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, { message: 'must be a mailto: address or an https: URL' })
+    .default(DEFAULT_WEB_PUSH_SUBJECT),
   /** Strava API application id; Strava connection is offered only when it and the secret are set. */
   STRAVA_CLIENT_ID: z.string().regex(/^\d+$/, { message: 'must be the numeric Strava client id' }).optional(),
   /** Strava API application secret. */
@@ -132,6 +157,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (result.data.NODE_ENV === 'production' && !result.data.AUTH_ENCRYPTION_KEY) {
       throw new ConfigError(['AUTH_ENCRYPTION_KEY: required in production']);
     }
+    // Half a VAPID pair can sign nothing the browser would accept.
+    if (!result.data.WEB_PUSH_VAPID_PUBLIC_KEY !== !result.data.WEB_PUSH_VAPID_PRIVATE_KEY) {
+      throw new ConfigError(['WEB_PUSH_VAPID_PUBLIC_KEY, WEB_PUSH_VAPID_PRIVATE_KEY: set both or neither']);
+    }
+    // The local gateway saves test cards and takes no money: in production it would let stakes go unbacked.
+    if (result.data.NODE_ENV === 'production' && result.data.PAYMENTS_LOCAL_GATEWAY === true) {
+      throw new ConfigError(['PAYMENTS_LOCAL_GATEWAY: the local payment gateway cannot run in production']);
+    }
+    // Unset, the public address is this API on its own port, so links in e-mails follow PORT.
+    if (cleaned.PUBLIC_URL === undefined) return { ...result.data, PUBLIC_URL: `http://localhost:${result.data.PORT}` };
     return result.data;
   }
   throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));

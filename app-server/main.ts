@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { loadConfigOrExit } from './config-or-exit.ts';
 import { createRuntime } from './runtime.ts';
+import { surviveDatabaseFaults } from './survive-database-faults.ts';
 import { webAppServer } from './web-static.ts';
 
 /** The built web app; `npm start` builds it first, so one command serves the whole product. */
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
 
   const runtime = await createRuntime(config);
   const { logger } = runtime;
+  surviveDatabaseFaults(logger);
   if (config.RUN_WORKERS) await runtime.startWorkers();
 
   const server = serve({ fetch: runtime.app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {

@@ -16,19 +16,15 @@ import { createLogger } from './logger.ts';
 import { ProcessManagerHost } from './process/process-manager-host.ts';
 import { allProcessManagers } from './process/registry.ts';
 import { PersonalKeyVault } from './privacy/key-vault.ts';
-import { personalDataEraser } from './privacy/personal-data-eraser.ts';
 import { personalDataRules } from './privacy/personal-data-policy.ts';
 import { protectPersonalData } from './privacy/protected-event-store.ts';
 import { ChangeHub } from './realtime/change-hub.ts';
 import { createPushSender } from './adapters/push/create-push-sender.ts';
 import type { PushSender } from './adapters/push/push-sender.ts';
-import { createRemindersProcess } from './process/reminders/reminders-process.ts';
 import { createStravaClient } from './adapters/strava/create-strava-client.ts';
 import { createSecretBox } from './auth/secrets.ts';
-import { createStravaSyncProcess } from './process/strava/strava-sync-process.ts';
 import { createPaymentGateway } from './adapters/payments/create-payment-gateway.ts';
 import type { PaymentGateway } from './adapters/payments/payment-gateway.ts';
-import { createStakeSettlementProcess } from './process/stakes/stake-settlement-process.ts';
 
 /** A wired server: every adapter chosen from the configuration, ready to serve and to run workers. */
 export interface Runtime {
@@ -71,7 +67,13 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
   const database =
-    overrides.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+    overrides.database ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      // Survived (requests answer 503, projections and listeners retry), but worth a line in the logs.
+      onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost'),
+    }));
   await migrateToLatest(database.db);
   // Personal fields of events (GPS tracks, notes) are encrypted under their owner's key; erasure shreds the key.
   const vault = new PersonalKeyVault({
@@ -89,7 +91,11 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     store,
     projectors: allProjectors,
     now: () => clock.now(),
-    logger: { info: (f, m) => logger.info(f, m), error: (f, m) => logger.error(f, m) },
+    logger: {
+      info: (f, m) => logger.info(f, m),
+      warn: (f, m) => logger.warn(f, m),
+      error: (f, m) => logger.error(f, m),
+    },
   });
   await projections.prepare();
   // One Strava client for the routes and the sync process: they share its rate gate.
@@ -98,20 +104,33 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     database,
     store,
     clock,
-    managers: [
-      ...allProcessManagers,
-      personalDataEraser(vault),
-      createStakeSettlementProcess({ gateway: payments }),
-      createRemindersProcess({ push }),
-      createStravaSyncProcess({ client: strava, box: createSecretBox(config.AUTH_ENCRYPTION_KEY) }),
-    ],
+    managers: allProcessManagers({
+      vault,
+      payments,
+      push,
+      strava,
+      box: createSecretBox(config.AUTH_ENCRYPTION_KEY),
+    }),
     onError: (manager, error) => logger.error({ err: error, manager }, 'process manager failed'),
   });
   const changes = new ChangeHub();
   await changes.start(database);
   const auth = createAuthCore({ config, clock, logger, database, store });
   const errors = createErrorReporter({ dsn: config.SENTRY_DSN, environment: config.NODE_ENV });
-  const app = createApp({ config, logger, clock, database, projections, store, auth, changes, payments, push, errors, strava });
+  const app = createApp({
+    config,
+    logger,
+    clock,
+    database,
+    projections,
+    store,
+    auth,
+    changes,
+    payments,
+    push,
+    errors,
+    strava,
+  });
 
   let closed = false;
   return {

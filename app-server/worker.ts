@@ -1,5 +1,6 @@
 import { loadConfigOrExit } from './config-or-exit.ts';
 import { createRuntime } from './runtime.ts';
+import { surviveDatabaseFaults } from './survive-database-faults.ts';
 
 /**
  * The worker process of a scaled-out deployment: projections and process managers, no HTTP. API replicas run with
@@ -9,6 +10,7 @@ import { createRuntime } from './runtime.ts';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const runtime = await createRuntime(config);
+  surviveDatabaseFaults(runtime.logger);
   await runtime.startWorkers();
   runtime.logger.info({ database: runtime.database.kind }, 'StrideStake worker running');
   const shutdown = async (signal: string) => {
@@ -21,6 +23,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Worker start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `Worker start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

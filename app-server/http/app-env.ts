@@ -1,4 +1,5 @@
 import type { RequestIdVariables } from 'hono/request-id';
+import type { SavedWrite } from './read-your-writes.ts';
 
 /** Per-request values set by middleware: the request id, and the signed-in user once the auth guard ran. */
 export type AppEnv = {
@@ -9,5 +10,7 @@ export type AppEnv = {
     aal: 'aal1' | 'aal2';
     /** The session the access token belongs to. */
     sessionId: string;
+    /** Set once a command route's events are saved: from then on the request answers success (read-your-writes.ts). */
+    savedWrite: SavedWrite | undefined;
   };
 };

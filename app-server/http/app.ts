@@ -1,4 +1,4 @@
-import { allowedOrigins } from './allowed-origins.ts';
+import { allowedOrigins } from '../allowed-origins.ts';
 import { Hono } from 'hono';
 import type { ErrorReporter } from '../adapters/error-reporting/error-reporter.ts';
 import type { Transaction } from 'kysely';
@@ -7,7 +7,7 @@ import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import type { AuthCore } from '../auth/auth-core.ts';
-import { devApp, gotrueApp, productAuthApp } from '../auth/auth-module.ts';
+import { devApp, gotrueApp } from '../auth/auth-module.ts';
 import type { EventStore } from '../../domain/shared/event-store.ts';
 import type { ProjectionRunner } from '../../projections/runner/projection-runner.ts';
 import type { Clock } from '../clock.ts';
@@ -15,27 +15,33 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { AppEnv } from './app-env.ts';
 import { HttpError } from './errors.ts';
+import { CATCHING_UP_HEADER } from './read-your-writes.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import { requestLogger } from './middleware/request-logger.ts';
+import { storableInput } from './middleware/storable-input.ts';
 import { goalsRoutes } from './routes/goals.ts';
 import { healthRoutes } from './routes/health.ts';
 import { runsRoutes } from './routes/runs.ts';
-import { badgesRoutes } from './routes/badges-routes.ts';
-import { meGamificationRoutes } from './routes/me-gamification-routes.ts';
-import { openapiRoutes } from './routes/openapi-routes.ts';
-import { realtimeRoutes } from './routes/realtime-routes.ts';
-import { surgeRoutes } from './routes/surge-routes.ts';
-import { charitiesRoutes } from './routes/charities-routes.ts';
-import { paymentsRoutes } from './routes/payments-routes.ts';
-import { stakesRoutes } from './routes/stakes-routes.ts';
+import { badgesRoutes } from './routes/badges.ts';
+import { myBadgesRoutes } from './routes/me/badges.ts';
+import { myPreferencesRoutes } from './routes/me/preferences.ts';
+import { profileRoutes } from './routes/me/profile.ts';
+import { myProgressRoutes } from './routes/me/progress.ts';
+import { openapiRoutes } from './routes/openapi.ts';
+import { realtimeRoutes } from './routes/realtime.ts';
+import { surgeRoutes } from './routes/surge.ts';
+import { charitiesRoutes } from './routes/charities.ts';
+import { paymentsRoutes } from './routes/payments.ts';
+import { localCardRoutes } from './routes/local-card.ts';
+import { LocalPaymentGateway } from '../adapters/payments/local/local-gateway.ts';
+import { stakesRoutes } from './routes/stakes.ts';
 import type { PaymentGateway } from '../adapters/payments/payment-gateway.ts';
-import { feedRoutes } from './routes/feed-routes.ts';
-import { groupsRoutes } from './routes/groups-routes.ts';
-import { notificationsRoutes } from './routes/notifications-routes.ts';
-import { integrationsRoutes } from './routes/integrations-routes.ts';
-import { integrationsWebhookRoutes } from './routes/integrations-webhook-routes.ts';
+import { feedRoutes } from './routes/feed.ts';
+import { groupsRoutes } from './routes/groups.ts';
+import { notificationsRoutes } from './routes/notifications.ts';
+import { integrationsRoutes } from './routes/integrations.ts';
+import { integrationsWebhookRoutes } from './routes/integrations-webhook.ts';
 import type { StravaClient } from '../adapters/strava/strava-client.ts';
-import { preferencesRoutes } from './routes/preferences-routes.ts';
 import type { PushSender } from '../adapters/push/push-sender.ts';
 import type { ChangeHub } from '../realtime/change-hub.ts';
 
@@ -69,8 +75,10 @@ export function createApp(deps: AppDeps) {
   // The web app runs on its own origin (APP_URL). /auth/v1 answers CORS itself with the GoTrue client's headers.
   const productCors = cors({
     origin: allowedOrigins(deps.config),
-    allowHeaders: ['authorization', 'content-type', 'accept'],
+    allowHeaders: ['authorization', 'content-type', 'accept', 'idempotency-key'],
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    // A saved write whose read models are late says so; an outage says when to come back.
+    exposeHeaders: [CATCHING_UP_HEADER, 'Retry-After'],
     maxAge: 600,
   });
   app.use((c, next) => (c.req.path.startsWith('/auth/v1') ? next() : productCors(c, next)));
@@ -83,23 +91,29 @@ export function createApp(deps: AppDeps) {
       },
     }),
   );
+  // After the body limit: reads the (cached) body to refuse text PostgreSQL cannot store, on every route.
+  app.use(storableInput());
   app.onError(
     errorHandler({
       logger: deps.logger,
-      report: (error, c) => deps.errors?.capture(error, { requestId: c.get('requestId'), path: c.req.path }),
+      report: (error, c) => deps.errors?.capture(error, { requestId: c.var.requestId, path: c.req.path }),
     }),
   );
   app.notFound(notFoundHandler);
+  // The local gateway's card confirmation exists only where the local gateway serves (never in production).
+  if (deps.payments instanceof LocalPaymentGateway) app.route('/', localCardRoutes(deps, deps.payments));
   return (
     app
       .route('/', healthRoutes(deps))
       .route('/auth/v1', gotrueApp(deps.auth))
-      .route('/auth', productAuthApp(deps.auth))
+      .route('/', profileRoutes(deps))
       .route('/dev', devApp(deps.auth))
       .route('/', goalsRoutes(deps))
       .route('/', runsRoutes(deps))
-      .route('/', meGamificationRoutes(deps))
-      .route('/', badgesRoutes(deps))
+      .route('/', myProgressRoutes(deps))
+      .route('/', myBadgesRoutes(deps))
+      .route('/', myPreferencesRoutes(deps))
+      .route('/', badgesRoutes())
       .route('/', surgeRoutes(deps))
       .route('/', paymentsRoutes(deps))
       .route('/', stakesRoutes(deps))
@@ -107,7 +121,6 @@ export function createApp(deps: AppDeps) {
       .route('/', realtimeRoutes(deps))
       .route('/', groupsRoutes(deps))
       .route('/', feedRoutes(deps))
-      .route('/', preferencesRoutes(deps))
       .route('/', notificationsRoutes(deps))
       .route('/', integrationsWebhookRoutes(deps))
       .route('/', integrationsRoutes(deps))

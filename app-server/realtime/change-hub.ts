@@ -1,5 +1,9 @@
-import { CHANGES_CHANNEL, type ChangeMessage, parseChangeMessages } from '../../projections/runner/change-announcements.ts';
-import type { ChangeTopic } from '../../projections/runner/projector.ts';
+import {
+  CHANGES_CHANNEL,
+  type ChangeMessage,
+  parseChangeMessages,
+} from '../../projections/runner/change-announcements.ts';
+import { type ChangeTopic, changeTopics } from '../../projections/runner/projector.ts';
 import type { Database } from '../db/database.ts';
 
 type Listener = (topics: readonly ChangeTopic[]) => void;
@@ -13,10 +17,19 @@ export class ChangeHub {
   readonly #listeners = new Map<string, Set<Listener>>();
   #stopListening: (() => Promise<void>) | null = null;
 
-  /** Starts listening on the database's change channel. */
+  /**
+   * Starts listening on the database's change channel. When a lost LISTEN connection is back, the messages sent
+   * meanwhile are gone: every connected client is told that all its lists changed, so it refetches them.
+   */
   async start(database: Database): Promise<void> {
     if (this.#stopListening) return;
-    this.#stopListening = await database.listen(CHANGES_CHANNEL, (payload) => this.deliver(parseChangeMessages(payload)));
+    this.#stopListening = await database.listen(
+      CHANGES_CHANNEL,
+      (payload) => this.deliver(parseChangeMessages(payload)),
+      {
+        onReconnect: () => this.deliverToEveryone(changeTopics),
+      },
+    );
   }
 
   async stop(): Promise<void> {
@@ -44,6 +57,11 @@ export class ChangeHub {
     let n = 0;
     for (const set of this.#listeners.values()) n += set.size;
     return n;
+  }
+
+  /** Tells every connection that these lists changed (after missed messages, nobody knows which). */
+  deliverToEveryone(topics: readonly ChangeTopic[]): void {
+    for (const set of this.#listeners.values()) for (const listener of set) listener(topics);
   }
 
   /** Hands each message to the connections of its user. */

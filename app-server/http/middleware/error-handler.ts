@@ -3,14 +3,30 @@ import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
+import { isTransientDatabaseError } from '../../../projections/runner/transient-error.ts';
+import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from '../../db/unavailable.ts';
 import { HttpError, httpErrorFromDomain } from '../errors.ts';
+import { ReadModelsCatchingUp, savedWriteAnswer } from '../read-your-writes.ts';
 
 /**
  * Every failure answers JSON `{ "error": "<message>" }` with the right status. Unexpected errors are logged with
  * the request id and answered 500 without internals; known client mistakes (bad JSON, a lost write race) are not 500s.
+ * Once a route's write is saved, any failure (its read models late, the database gone) answers that write's success;
+ * before that, an unreachable database answers 503 with Retry-After (the client may retry; nothing was saved).
  */
 export function errorHandler(options: { logger: Logger; report?: (error: unknown, c: Context) => void }): ErrorHandler {
   return (error, c) => {
+    // A write that was saved never answers an error: the client would retry it into a duplicate.
+    const saved = c.get('savedWrite');
+    if (saved) {
+      if (!(error instanceof ReadModelsCatchingUp)) {
+        options.logger.warn(
+          { err: error, requestId: c.get('requestId') },
+          'write saved; answered without its read models',
+        );
+      }
+      return savedWriteAnswer(c, saved, error);
+    }
     if (error instanceof HttpError) return c.json({ error: error.message, ...error.body }, error.status);
     if (error instanceof DomainRefusal) {
       const http = httpErrorFromDomain(error.reason);
@@ -25,6 +41,11 @@ export function errorHandler(options: { logger: Logger; report?: (error: unknown
     if (error instanceof HTTPException) {
       const status = error.status;
       return c.json({ error: error.message || defaultMessage(status) }, status);
+    }
+    if (isTransientDatabaseError(error)) {
+      options.logger.warn({ err: error, requestId: c.get('requestId') }, 'database unavailable');
+      c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      return c.json({ error: SERVICE_UNAVAILABLE }, 503);
     }
     options.logger.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
     options.report?.(error, c);

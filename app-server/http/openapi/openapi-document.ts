@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorResponse } from './gamification-schemas.ts';
+import { ErrorResponse } from './response-schemas.ts';
 import { ROUTE_DOCS, type RouteDoc } from './route-docs.ts';
 
 /** A route as Hono lists it in `app.routes`. */
@@ -19,6 +19,16 @@ export function openApiPath(honoPath: string): string {
 const inputSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 const outputSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
+/** What each listed error status means, for the document. */
+const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  403: 'Forbidden',
+  404: 'Not found (or not yours)',
+  409: 'Conflict',
+  429: 'Too many requests; retry after the Retry-After header’s seconds',
+  501: 'Not implemented (a provider announced but not built)',
+  502: 'The provider failed',
+  503: 'Unavailable: the database is unreachable for now (retry after the Retry-After header’s seconds; nothing was saved), or a service this route needs is not configured (`error` says which)',
+};
 const errorAnswer = (description: string) => ({ description, content: json(outputSchema(ErrorResponse)) });
 
 function parameters(schema: z.ZodType | undefined, where: 'query' | 'path') {
@@ -32,8 +42,21 @@ function parameters(schema: z.ZodType | undefined, where: 'query' | 'path') {
   }));
 }
 
+/** The header of creating routes (see app-server/commands/idempotency/request-key.ts). */
+const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'A new key (a UUID) per user action, sent again on retries: the first result is answered, once',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
 function documented(doc: RouteDoc): Operation {
-  const params = [...parameters(doc.params, 'path'), ...parameters(doc.query, 'query')];
+  const params = [
+    ...parameters(doc.params, 'path'),
+    ...parameters(doc.query, 'query'),
+    ...(doc.idempotent ? [idempotencyKeyHeader] : []),
+  ];
   const responses: Record<string, unknown> = {
     '200': doc.eventStream
       ? { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }
@@ -41,8 +64,10 @@ function documented(doc: RouteDoc): Operation {
     '400': errorAnswer('Bad input: `error` names the field and the rule'),
   };
   if (doc.auth) responses['401'] = errorAnswer('Missing, invalid or expired bearer token');
-  for (const status of doc.errors ?? [])
-    responses[String(status)] = errorAnswer(status === 404 ? 'Not found (or not yours)' : 'Conflict');
+  for (const status of doc.errors ?? []) responses[String(status)] = errorAnswer(ERROR_DESCRIPTIONS[status] ?? 'Error');
+  if (doc.idempotent) responses['422'] = errorAnswer('The Idempotency-Key was first used for a different request');
+  // Any route that reads or writes the database: nothing was saved, come back after Retry-After seconds.
+  responses['503'] ??= errorAnswer(ERROR_DESCRIPTIONS[503]!);
   return {
     summary: doc.summary,
     tags: [doc.tag],

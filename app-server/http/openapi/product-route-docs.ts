@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { feedFilterSchema, reactionBodySchema } from '../../../domain/validation/feed.ts';
 import { createGoalBodySchema, patchGoalBodySchema } from '../../../domain/validation/goal.ts';
 import { createGroupBodySchema, joinGroupBodySchema } from '../../../domain/validation/group.ts';
 import {
@@ -9,29 +8,23 @@ import {
 } from '../../../domain/validation/notifications.ts';
 import {
   gpsFinishBodySchema,
+  gpsPositionsBodySchema,
   gpsStartBodySchema,
   goalListQuerySchema,
   runListQuerySchema,
 } from '../../../domain/validation/lists.ts';
 import { patchRunBodySchema, runBodySchema } from '../../../domain/validation/run.ts';
+import { pathIdSchema } from '../../../domain/validation/text.ts';
 import { distanceUnitPreferenceSchema } from '../../../domain/validation/units.ts';
-import { profilePatchSchema } from '../../auth/routes/me-routes.ts';
+import { deleteAccountBodySchema, profilePatchSchema } from '../routes/me/profile.ts';
+import { feedQuerySchema, reactionBody, reactionParams } from '../routes/feed.ts';
+import { recapQuerySchema } from '../routes/groups.ts';
+import { afterQuery, historyQuery } from '../routes/notifications.ts';
+import { listQuery, openBody } from '../routes/stakes.ts';
+import { localAuthenticateSetupSchema, localConfirmSetupSchema } from '../routes/local-card.ts';
 import type { RouteDoc } from './route-docs.ts';
 
-const id = z.object({ id: z.string().min(1) });
-const feedQuery = z.object({
-  group_id: z.string().optional(),
-  filter: feedFilterSchema.optional(),
-  cursor: z.string().optional(),
-});
-const recapQuery = z.object({ week_start: z.iso.date().optional() });
-const stakesQuery = z.object({
-  status: z.string().optional(),
-  goal_id: z.string().optional(),
-  has_charity: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().positive().optional(),
-});
-
+const id = z.object({ id: pathIdSchema });
 /** Builds a RouteDoc with the defaults every product route shares (signed in; 404 for someone else's object). */
 function route(
   method: RouteDoc['method'],
@@ -57,18 +50,19 @@ function route(
  */
 export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
   route('get', '/openapi.json', 'operations', 'This document', { auth: false }),
-  route('get', '/health', 'operations', 'Database reachability and each read model’s lag', {
+  route('get', '/health', 'operations', 'Database, LISTEN and read-model health; 503 names each problem', {
     auth: false,
     errors: [503],
   }),
   route('get', '/auth/me', 'account', 'Your profile with level, tier, XP and streak'),
   route('patch', '/auth/me', 'account', 'Change your time zone or display name', { body: profilePatchSchema }),
   route('delete', '/auth/me', 'account', 'Delete your account (needs the nonce from /auth/v1/reauthenticate)', {
-    body: z.object({ nonce: z.string().length(6) }),
+    body: deleteAccountBodySchema,
   }),
   route('post', '/goals', 'goals', 'Create a weekly goal (this week or next), optionally staked', {
     body: createGoalBodySchema,
     errors: [409],
+    idempotent: true,
   }),
   route('get', '/goals/current', 'goals', "This week's goal with progress and percentage"),
   route('get', '/goals/upcoming', 'goals', "Next week's goal, if planned"),
@@ -83,21 +77,33 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
   route('delete', '/goals/:id', 'goals', 'Delete an upcoming goal', { errors: [404, 409] }),
   route('post', '/runs', 'runs', 'Save a run (GPS positions; distance computed on the server)', {
     body: runBodySchema,
+    idempotent: true,
   }),
   route('post', '/runs/gps/start', 'runs', 'Start a server-side GPS tracking session', {
     body: gpsStartBodySchema,
     errors: [409],
+    idempotent: true,
+  }),
+  route('post', '/runs/gps/positions', 'runs', 'Upload the positions taken since the last upload, while tracking', {
+    body: gpsPositionsBodySchema,
+    errors: [409],
   }),
   route('post', '/runs/gps/finish', 'runs', 'Finish the tracking session with its positions', {
     body: gpsFinishBodySchema,
+    idempotent: true,
   }),
   route('get', '/runs', 'runs', 'Your runs, newest first, in pages', { query: runListQuerySchema }),
+  route('get', '/runs/:id', 'runs', 'One of your runs with its GPS track (thinned to 1,500 fixes) for the map'),
   route('patch', '/runs/:id', 'runs', "Edit a run's notes", { body: patchRunBodySchema, params: id, errors: [404] }),
   route('delete', '/runs/:id', 'runs', 'Delete a run'),
-  route('post', '/groups', 'groups', 'Create a group (you become its owner)', { body: createGroupBodySchema }),
+  route('post', '/groups', 'groups', 'Create a group (you become its owner)', {
+    body: createGroupBodySchema,
+    idempotent: true,
+  }),
   route('post', '/groups/join', 'groups', 'Join a group by invite code', {
     body: joinGroupBodySchema,
     errors: [404, 409],
+    idempotent: true,
   }),
   route('get', '/groups', 'groups', 'Your groups'),
   route('get', '/groups/:id', 'groups', 'A group with its members (invite code for the owner only)'),
@@ -110,17 +116,18 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
   route('get', '/groups/:id/challenges', 'groups', 'Weekly distance, streaks and fastest paces'),
   route('get', '/groups/:id/recap', 'groups', 'A weekly summary of the group', {
     params: id,
-    query: recapQuery,
+    query: recapQuerySchema,
     errors: [404],
   }),
-  route('get', '/feed', 'feed', 'Activity feed of a group, or your own', { query: feedQuery }),
+  route('get', '/feed', 'feed', 'Activity feed of a group, or your own', { query: feedQuerySchema }),
   route('post', '/feed/:id/reactions', 'feed', 'React to a feed event', {
-    body: reactionBodySchema,
+    body: reactionBody,
     params: id,
     errors: [404, 409],
+    idempotent: true,
   }),
   route('delete', '/feed/:id/reactions/:emoji', 'feed', 'Remove your own reaction', {
-    params: z.object({ id: z.string(), emoji: z.enum(['thumbs_up', 'clap', 'fire']) }),
+    params: z.object({ id: pathIdSchema, ...reactionParams.shape }),
     errors: [404],
   }),
   route('get', '/me/preferences', 'preferences', 'Distance unit and charity preferences'),
@@ -131,34 +138,65 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
   route('put', '/me/notification-preferences', 'preferences', 'Update reminder switches and times', {
     body: notificationPreferencesSchema.partial(),
   }),
-  route('post', '/notifications/register', 'notifications', 'Register a push token', { body: pushRegistrationSchema }),
+  route('get', '/notifications/web-push-key', 'notifications', 'The VAPID public key for Web Push (null: in-app only)'),
+  route('post', '/notifications/register', 'notifications', 'Register a push token (409: another account holds it)', {
+    body: pushRegistrationSchema,
+    errors: [409],
+  }),
   route('delete', '/notifications/unregister', 'notifications', 'Remove your push tokens'),
   route('get', '/notifications/scheduled', 'notifications', 'Reminders planned for you'),
-  route('get', '/notifications/history', 'notifications', 'Notifications delivered to you'),
-  route('get', '/notifications', 'notifications', 'Notifications after a time (polled every 30 s)'),
+  route('get', '/notifications/history', 'notifications', 'Notifications delivered to you', { query: historyQuery }),
+  route('get', '/notifications', 'notifications', 'Notifications after a time (polled every 30 s)', {
+    query: afterQuery,
+  }),
   route('post', '/notifications/test', 'notifications', 'Send yourself a test notification', {
     body: testNotificationSchema,
+    idempotent: true,
   }),
   route('get', '/charities', 'money', 'Active charities by name', { auth: false }),
-  route('get', '/stakes', 'money', 'Your stakes (the Stakes tab, the donation impact card)', { query: stakesQuery }),
+  route('get', '/stakes', 'money', 'Your stakes (the Stakes tab, the donation impact card)', { query: listQuery }),
   route('get', '/stakes/:id', 'money', 'One of your stakes'),
   route('post', '/stakes', 'money', 'Open the stake of your staked goal (idempotent)', {
-    body: z.object({ goal_id: z.string().min(1) }),
+    body: openBody,
     errors: [404],
   }),
   route('get', '/api/payment/config', 'money', 'The card form’s setup: Stripe publishable key and which gateway', {
     auth: false,
   }),
-  route('post', '/api/payment/setup-intent', 'money', 'Start saving a card for off-session use', { errors: [503] }),
+  route('post', '/api/payment/setup-intent', 'money', 'Start saving a card for off-session use', {
+    errors: [503],
+    idempotent: true,
+  }),
   route('get', '/api/payment/payment-methods', 'money', 'Your saved cards', { errors: [503] }),
   route('delete', '/api/payment/payment-methods/:id', 'money', 'Remove a saved card (not one backing an open stake)', {
     errors: [404, 409, 503],
   }),
   route('post', '/api/payment/webhook', 'money', 'Stripe webhook (signature checked on the raw body)', { auth: false }),
+  // The local gateway's stand-in for Stripe.js: registered only when the local gateway serves, never in production.
+  route(
+    'post',
+    '/api/payment/local/setup-intent/confirm',
+    'money',
+    'Local gateway only: save a test card (402 when refused)',
+    {
+      body: localConfirmSetupSchema,
+      errors: [404],
+    },
+  ),
+  route(
+    'post',
+    '/api/payment/local/setup-intent/authenticate',
+    'money',
+    'Local gateway only: answer the card’s authentication',
+    {
+      body: localAuthenticateSetupSchema,
+      errors: [404, 409],
+    },
+  ),
   route('get', '/api/integrations', 'integrations', 'Your connected services (no tokens)'),
   route('get', '/api/integrations/auth/:provider/start', 'integrations', 'Start connecting a service: the OAuth URL', {
     params: z.object({ provider: z.string() }),
-    errors: [404, 501],
+    errors: [404, 501, 503],
   }),
   route('get', '/api/integrations/strava/callback', 'integrations', 'OAuth return; redirects to /connected-apps', {
     auth: false,
@@ -176,12 +214,12 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
     'Disconnect a service (imported runs stay)',
     {
       params: z.object({ provider: z.string() }),
-      errors: [404],
+      errors: [404, 501],
     },
   ),
   route('post', '/api/integrations/:provider/sync', 'integrations', 'Import new activities now', {
     params: z.object({ provider: z.string() }),
-    errors: [404, 429],
+    errors: [404, 429, 501, 502, 503],
   }),
   route('get', '/api/integrations/strava/webhook', 'integrations', 'Strava subscription handshake', {
     auth: false,

@@ -2,18 +2,17 @@ import type { z } from 'zod';
 import {
   ActiveSurgeResponse,
   BadgeDefinitionsResponse,
-  BadgeIdParam,
-  BadgesQuery,
   BadgesResponse,
   CelebrateResponse,
   LevelResponse,
-  RealtimeQuery,
   StreakResponse,
-  SurgeHistoryQuery,
   SurgeListResponse,
-  XpHistoryQuery,
   XpHistoryResponse,
-} from './gamification-schemas.ts';
+} from './response-schemas.ts';
+import { BadgeIdParam, BadgesQuery } from '../routes/me/badges.ts';
+import { XpHistoryQuery } from '../routes/me/progress.ts';
+import { RealtimeQuery } from '../routes/realtime.ts';
+import { SurgeHistoryQuery } from '../routes/surge.ts';
 import { PRODUCT_ROUTE_DOCS } from './product-route-docs.ts';
 
 /** One route's contract: the same zod schemas the handler parses with, turned into OpenAPI by openapi-document.ts. */
@@ -33,6 +32,8 @@ export interface RouteDoc {
   readonly eventStream?: boolean;
   /** Error statuses worth listing besides 400 (and 401 when `auth`). */
   readonly errors?: readonly number[];
+  /** Takes an `Idempotency-Key` header: a retry with the same key answers with the first result (422: other body). */
+  readonly idempotent?: boolean;
 }
 
 /**

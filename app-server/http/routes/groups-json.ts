@@ -37,8 +37,16 @@ export function leaderboardJson(members: readonly MemberRow[], viewerId: string)
   return members
     .map((m) => {
       const total = Number(m.total_xp) - (m.user_id === viewerId ? 0 : Number(m.synced_run_xp));
-      const level = m.user_id === viewerId || Number(m.synced_run_xp) === 0 ? Number(m.level) : levelForXp(Math.max(0, total));
-      return { user_id: m.user_id, display_name: m.display_name, avatar_url: m.avatar_url, role: m.role, level, total_xp: total };
+      const level =
+        m.user_id === viewerId || Number(m.synced_run_xp) === 0 ? Number(m.level) : levelForXp(Math.max(0, total));
+      return {
+        user_id: m.user_id,
+        display_name: m.display_name,
+        avatar_url: m.avatar_url,
+        role: m.role,
+        level,
+        total_xp: total,
+      };
     })
     .sort((a, b) => b.level - a.level || b.total_xp - a.total_xp || a.display_name.localeCompare(b.display_name))
     .map((line, index) => ({ rank: index + 1, ...line }));

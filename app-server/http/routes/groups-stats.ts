@@ -1,12 +1,15 @@
 import type { Kysely } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { streakAsOf } from '../../../domain/gamification/streaks.ts';
+import { round2 } from '../../../domain/shared/units.ts';
 import { weekContaining, weekStartingOn, type WeekRange } from '../../../domain/shared/week.ts';
 import { challengeFigures } from '../../../domain/stats/challenges.ts';
 import type { MemberRow } from '../../../projections/groups/group-queries.ts';
-import { memberStreaks, membersWhoMetGoal, visibleMemberRuns } from '../../../projections/groups/group-stats-queries.ts';
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
+import {
+  memberStreaks,
+  membersWhoMetGoal,
+  visibleMemberRuns,
+} from '../../../projections/groups/group-stats-queries.ts';
 
 /** The week containing `now` in the viewer's zone: a group has no zone of its own, so "this week" is the viewer's. */
 export function viewerWeek(now: Date, timeZone: string): WeekRange {
@@ -14,15 +17,33 @@ export function viewerWeek(now: Date, timeZone: string): WeekRange {
 }
 
 /** §3 challenges response for `viewerId`: this week's distance, streaks (aged to this week), best 5k/10k paces. */
-export async function groupChallenges(db: Kysely<object>, groupId: string, viewerId: string, members: readonly MemberRow[], week: WeekRange) {
-  const [streaks, runs] = await Promise.all([memberStreaks(db, groupId), visibleMemberRuns(db, groupId, viewerId, null)]);
+export async function groupChallenges(
+  db: Kysely<object>,
+  groupId: string,
+  viewerId: string,
+  members: readonly MemberRow[],
+  week: WeekRange,
+) {
+  const [streaks, runs] = await Promise.all([
+    memberStreaks(db, groupId),
+    visibleMemberRuns(db, groupId, viewerId, null),
+  ]);
   const challengeMembers = members.map((m) => {
     const s = streaks.get(m.user_id);
     const aged = streakAsOf(
-      { current: s?.current_streak ?? 0, longest: s?.longest_streak ?? 0, lastCompletedWeek: s?.last_completed_week ?? null },
+      {
+        current: s?.current_streak ?? 0,
+        longest: s?.longest_streak ?? 0,
+        lastCompletedWeek: s?.last_completed_week ?? null,
+      },
       week.weekStart,
     );
-    return { user_id: m.user_id, display_name: m.display_name, current_streak: aged.current, longest_streak: aged.longest };
+    return {
+      user_id: m.user_id,
+      display_name: m.display_name,
+      current_streak: aged.current,
+      longest_streak: aged.longest,
+    };
   });
   return challengeFigures(challengeMembers, runs, { from: week.start.toString(), to: week.end.toString() });
 }
@@ -31,7 +52,14 @@ export async function groupChallenges(db: Kysely<object>, groupId: string, viewe
  * The weekly recap: the group's totals for one week (in the viewer's zone), each member's line, and the top three
  * by distance (ties by runs, then name). Goals met counts members whose goal for that week was completed.
  */
-export async function groupRecap(db: Kysely<object>, groupId: string, viewerId: string, members: readonly MemberRow[], weekStart: string, timeZone: string) {
+export async function groupRecap(
+  db: Kysely<object>,
+  groupId: string,
+  viewerId: string,
+  members: readonly MemberRow[],
+  weekStart: string,
+  timeZone: string,
+) {
   const week = weekStartingOn(weekStart, timeZone);
   const range = { from: new Date(week.start.epochMilliseconds), to: new Date(week.end.epochMilliseconds) };
   const [runs, met] = await Promise.all([

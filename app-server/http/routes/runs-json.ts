@@ -1,8 +1,51 @@
+import type { Kysely } from 'kysely';
+import { type CountableRun, type CountedOnce, countOnce } from '../../../domain/run/count-once.ts';
+import { countedDistanceKm } from '../../../domain/run/counting.ts';
+import { stakeCountSentence } from '../../../domain/run/verdict-words.ts';
 import { paceSecPerKm } from '../../../domain/stats/run-totals.ts';
-import type { RunListRow } from '../../../projections/runs/run-queries.ts';
+import { type RunListRow, runNeighbours } from '../../../projections/runs/run-queries.ts';
 
-/** A run as the API answers it (§3 Run), with its verification verdict and pace. */
-export function runJson(run: RunListRow) {
+const countable = (run: RunListRow): CountableRun => ({
+  runId: run.id,
+  startedAtMs: new Date(run.started_at).getTime(),
+  endedAtMs: new Date(run.ended_at).getTime(),
+  recordedAtMs: new Date(run.recorded_at).getTime(),
+  verification: run.verification,
+});
+
+/**
+ * What each run counts toward a stake once the user's other runs are known (domain/run/count-once.ts): the runs of
+ * the page are judged with their neighbours (runs overlapping the page's time, runs repeating their tracks).
+ */
+export async function countedOnceFor(
+  db: Kysely<object>,
+  userId: string,
+  runs: readonly RunListRow[],
+): Promise<Map<string, CountedOnce>> {
+  if (runs.length === 0) return new Map();
+  const trackKeys = runs.flatMap((r) =>
+    r.verification.policyVersion === 2 && r.verification.trackKey ? [r.verification.trackKey] : [],
+  );
+  const neighbours = await runNeighbours(db, userId, {
+    fromMs: Math.min(...runs.map((r) => new Date(r.started_at).getTime())),
+    toMs: Math.max(...runs.map((r) => new Date(r.ended_at).getTime())),
+    trackKeys,
+  });
+  const all = new Map([...neighbours, ...runs].map((r) => [r.id, countable(r)]));
+  return countOnce([...all.values()], 'staked_goal');
+}
+
+/**
+ * A run as the API answers it (§3 Run), with its pace and its verification: the verdict and its reasons, the
+ * claimed distance, what counts toward a stake (after the cross-run rules: `counted` from countedOnceFor) and for
+ * XP and free goals, what was left out and why, and the same in one sentence for people.
+ */
+export function runJson(run: RunListRow, counted: CountedOnce | undefined) {
+  const v = run.verification;
+  const claimedKm = v.policyVersion === 2 ? v.claimedDistanceKm : run.distance_km;
+  const stakeKm = counted?.km ?? countedDistanceKm(v, 'staked_goal');
+  const excluded = v.policyVersion === 2 ? v.excluded : [];
+  const outrankedBy = counted?.outrankedBy ?? null;
   return {
     id: run.id,
     user_id: run.user_id,
@@ -14,10 +57,30 @@ export function runJson(run: RunListRow) {
     import_id: run.import_id,
     notes: run.notes,
     verification: {
-      verdict: run.verification.verdict,
-      reasons: run.verification.reasons,
-      trusted_distance_km: run.verification.trustedDistanceKm,
+      verdict: v.verdict,
+      reasons: v.reasons,
+      policy_version: v.policyVersion,
+      claimed_distance_km: claimedKm,
+      stake_distance_km: stakeKm,
+      xp_distance_km: countedDistanceKm(v, 'free_goal_or_xp'),
+      /** Kept for older clients: the XP distance. */
+      trusted_distance_km: v.trustedDistanceKm,
+      excluded: excluded.map((p) => ({
+        reason: p.reason,
+        km: p.km,
+        sec: p.sec,
+        fixes: p.fixes,
+        stretches: p.stretches,
+      })),
+      counted_instead: outrankedBy ? { run_id: outrankedBy.runId, rule: outrankedBy.rule } : null,
+      summary: stakeCountSentence({ claimedKm, stakeKm, reasons: v.reasons, excluded, outrankedBy }),
     },
     recorded_at: new Date(run.recorded_at).toISOString(),
   };
+}
+
+/** A list of runs as the API answers it, each counted among its neighbours. */
+export async function runsJson(db: Kysely<object>, userId: string, runs: readonly RunListRow[]) {
+  const counted = await countedOnceFor(db, userId, runs);
+  return runs.map((run) => runJson(run, counted.get(run.id)));
 }

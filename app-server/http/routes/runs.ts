@@ -1,22 +1,41 @@
 import { Hono } from 'hono';
 import { patchRunBodySchema, runBodySchema } from '../../../domain/validation/run.ts';
-import { gpsFinishBodySchema, gpsStartBodySchema, runListQuerySchema } from '../../../domain/validation/lists.ts';
+import {
+  gpsFinishBodySchema,
+  gpsPositionsBodySchema,
+  gpsStartBodySchema,
+  runListQuerySchema,
+} from '../../../domain/validation/lists.ts';
 import { findCurrentGoal } from '../../../projections/goals/goal-queries.ts';
-import { decodeRunCursor, encodeRunCursor, findOwnRun, listRuns } from '../../../projections/runs/run-queries.ts';
-import { requireUser } from '../../auth/guard.ts';
-import { finishTracking, startTracking } from '../../commands/runs/gps-tracking.ts';
+import {
+  decodeRunCursor,
+  encodeRunCursor,
+  findOwnRun,
+  findOwnRunTrack,
+  listRuns,
+} from '../../../projections/runs/run-queries.ts';
+import { thinTrack } from '../../../domain/run/thin-track.ts';
+import type { GpsPosition } from '../../../domain/run/geo.ts';
+import { requireUser } from '../middleware/require-user.ts';
+import { finishTracking, startTracking, uploadFixes } from '../../commands/runs/gps-tracking.ts';
 import { changeRun, logRun } from '../../commands/runs/run-commands.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
-import { commandContext, parseWith, readJson } from './goals-input.ts';
+import { awaitReadModels } from '../read-your-writes.ts';
 import { goalJson } from './goals-json.ts';
-import { runJson } from './runs-json.ts';
+import { runsJson } from './runs-json.ts';
+import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
+
+const RUN_NOT_FOUND = 'Run not found';
+/** The most fixes GET /runs/{id} sends for drawing a run (thinned evenly beyond it). */
+const TRACK_FIXES = 1_500;
 
 /**
  * Runs (§7): log a GPS run, a server-side tracking session (start / finish), the user's runs newest first with an
- * opaque cursor, notes, delete. A saved run answers with the run (and its verdict) and the current goal as it
+ * opaque cursor, one run with its track (for the map), notes, delete. A saved run answers with the run (and its verdict) and the current goal as it
  * stands with the run counted, so the client can show the goal-complete celebration when `percentage` ≥ 100 (§4).
+ * The creating routes take an `Idempotency-Key`: a retry with the same key answers with the run it saved.
  */
 export function runsRoutes(deps: AppDeps) {
   const guard = requireUser(deps.auth);
@@ -26,26 +45,40 @@ export function runsRoutes(deps: AppDeps) {
     if (!run) throw new HttpError(404, 'Run not found');
     const now = deps.clock.now();
     const goal = await findCurrentGoal(db, userId, now);
-    return { success: true as const, data: runJson(run), goal: goal ? goalJson(goal, now) : null };
+    const [data] = await runsJson(db, userId, [run]);
+    return { success: true as const, data: data!, goal: goal ? goalJson(goal, now) : null };
   };
   return new Hono<AppEnv>()
-    .use('/runs', guard)
-    .use('/runs/*', guard)
-    .post('/runs', async (c) => {
-      const body = parseWith(runBodySchema, await readJson(c));
-      const context = commandContext(deps, c);
+    .post('/runs', guard, async (c) => {
+      const raw = await readJson(c);
+      const body = parseRequest(runBodySchema, raw);
+      const context = await creatingContext(deps, c, raw);
       const { runId, position } = await logRun(context, body);
-      await deps.projections.waitFor(position);
+      await awaitReadModels(c, deps.projections, position, {
+        needs: ['runs', 'goals'],
+        status: 201,
+        data: { id: runId },
+      });
       return c.json(await savedRun(context.userId, runId), 201);
     })
-    .post('/runs/gps/start', async (c) => {
-      parseWith(gpsStartBodySchema, await readJson(c));
-      const { sessionId, startedAt } = await startTracking(commandContext(deps, c));
+    .post('/runs/gps/start', guard, async (c) => {
+      const raw = await readJson(c);
+      parseRequest(gpsStartBodySchema, raw);
+      const { sessionId, startedAt } = await startTracking(await creatingContext(deps, c, raw));
       return c.json({ success: true as const, data: { session_id: sessionId, started_at: startedAt } }, 201);
     })
-    .post('/runs/gps/finish', async (c) => {
-      const body = parseWith(gpsFinishBodySchema, await readJson(c));
-      const context = commandContext(deps, c);
+    .post('/runs/gps/positions', guard, async (c) => {
+      const body = parseRequest(gpsPositionsBodySchema, await readJson(c));
+      const { received } = await uploadFixes(commandContext(deps, c), {
+        sessionId: body.session_id,
+        positions: body.positions,
+      });
+      return c.json({ success: true as const, data: { session_id: body.session_id, received } });
+    })
+    .post('/runs/gps/finish', guard, async (c) => {
+      const raw = await readJson(c);
+      const body = parseRequest(gpsFinishBodySchema, raw);
+      const context = await creatingContext(deps, c, raw);
       const { runId, position } = await finishTracking(context, {
         sessionId: body.session_id ?? null,
         positions: body.positions,
@@ -53,36 +86,57 @@ export function runsRoutes(deps: AppDeps) {
         notes: body.notes,
         discard: body.discard,
       });
-      if (position) await deps.projections.waitFor(position);
+      await awaitReadModels(c, deps.projections, position, {
+        needs: ['runs', 'goals'],
+        status: 201,
+        data: { id: runId },
+      });
       if (runId === null) return c.json({ success: true as const, data: null, goal: null });
       return c.json(await savedRun(context.userId, runId), 201);
     })
-    .get('/runs', async (c) => {
-      const query = parseWith(runListQuerySchema, c.req.query());
+    .get('/runs', guard, async (c) => {
+      const query = parseRequest(runListQuerySchema, c.req.query());
       const cursor = query.cursor === undefined ? null : decodeRunCursor(query.cursor);
       if (query.cursor !== undefined && cursor === null) throw new HttpError(400, 'Invalid cursor');
       const page = await listRuns(db, c.var.userId, { limit: query.limit, cursor, since: query.since ?? null });
       return c.json({
         success: true as const,
-        data: page.runs.map(runJson),
+        data: await runsJson(db, c.var.userId, page.runs),
         next_cursor: page.next ? encodeRunCursor(page.next) : null,
       });
     })
-    .patch('/runs/:id', async (c) => {
-      const body = parseWith(patchRunBodySchema, await readJson(c));
-      const context = commandContext(deps, c);
-      const id = c.req.param('id');
-      const { position } = await changeRun(context, id, { type: 'EditNotes', notes: body.notes });
-      if (position) await deps.projections.waitFor(position);
-      const run = await findOwnRun(db, context.userId, id);
-      if (!run) throw new HttpError(404, 'Run not found');
-      return c.json({ success: true as const, data: runJson(run) });
+    .get('/runs/:id', guard, async (c) => {
+      const id = pathId(c);
+      const run = await findOwnRun(db, c.var.userId, id);
+      if (!run) throw new HttpError(404, RUN_NOT_FOUND);
+      const [data] = await runsJson(db, c.var.userId, [run]);
+      // The route map, splits and pace chart of the run detail view: a drawing needs no more than this many fixes.
+      const positions = thinTrack(((await findOwnRunTrack(db, c.var.userId, id)) ?? []) as GpsPosition[], TRACK_FIXES);
+      return c.json({
+        success: true as const,
+        data: { ...data!, gps_data: positions.length > 1 ? { positions } : null },
+      });
     })
-    .delete('/runs/:id', async (c) => {
+    .patch('/runs/:id', guard, async (c) => {
+      const body = parseRequest(patchRunBodySchema, await readJson(c));
       const context = commandContext(deps, c);
-      const id = c.req.param('id');
+      const id = pathId(c);
+      // Absent notes are left as they are (`{}` changes nothing); null or blank clears them.
+      if (body.notes !== undefined) {
+        const { position } = await changeRun(context, id, { type: 'EditNotes', notes: body.notes });
+        await awaitReadModels(c, deps.projections, position, { needs: ['runs'], status: 200, data: { id } });
+      }
+      const run = await findOwnRun(db, context.userId, id);
+      if (!run) throw new HttpError(404, RUN_NOT_FOUND);
+      const [data] = await runsJson(db, context.userId, [run]);
+      return c.json({ success: true as const, data: data! });
+    })
+    .delete('/runs/:id', guard, async (c) => {
+      const context = commandContext(deps, c);
+      const id = pathId(c);
       const { position } = await changeRun(context, id, { type: 'DeleteRun' });
-      if (position) await deps.projections.waitFor(position);
-      return c.json({ success: true as const, data: { id, deleted: true } });
+      const deleted = { id, deleted: true };
+      await awaitReadModels(c, deps.projections, position, { needs: ['runs', 'goals'], status: 200, data: deleted });
+      return c.json({ success: true as const, data: deleted });
     });
 }

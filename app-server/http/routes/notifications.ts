@@ -1,17 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { pushRegistrationSchema } from '../../../domain/validation/notifications.ts';
+import { isoInstant, storableString } from '../../../domain/validation/text.ts';
 import { inAppOnlyPushSender } from '../../adapters/push/push-sender.ts';
-import { requireUser } from '../../auth/guard.ts';
+import {
+  isKnownPushService,
+  isWebPushToken,
+  parseWebPushSubscription,
+} from '../../adapters/push/web-push-subscription.ts';
+import { requireUser } from '../middleware/require-user.ts';
+import { newAggregateId } from '../../commands/command-context.ts';
 import { deliverNotification } from '../../commands/notifications/deliver.ts';
 import { loadReminderInputs } from '../../process/reminders/reminder-inputs.ts';
 import { planReminders } from '../../process/reminders/reminder-plan.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
-import { parseWith, readJson } from './goals-input.ts';
+import { HttpError } from '../errors.ts';
+import { creatingContext, parseRequest, readJson } from '../request.ts';
 
 type NotificationRow = {
   id: string;
@@ -34,11 +41,17 @@ const notificationJson = (r: NotificationRow) => ({
   push_status: r.push_status,
 });
 
+/** A push token another account registered and has not unregistered. */
+export const TOKEN_OF_ANOTHER_ACCOUNT =
+  'This device receives notifications for another account. Sign out of that account on this device first.';
+
 const TYPE_ERROR = 'Type must be upcoming_goal, midweek_update or ending_soon';
 const testBody = z.object({
-  title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(100, 'Title must be at most 100 characters'),
-  message: z
-    .string({ error: 'Message is required' })
+  title: storableString({ error: 'Title is required' })
+    .trim()
+    .min(1, 'Title is required')
+    .max(100, 'Title must be at most 100 characters'),
+  message: storableString({ error: 'Message is required' })
     .trim()
     .min(1, 'Message is required')
     .max(500, 'Message must be at most 500 characters'),
@@ -46,11 +59,13 @@ const testBody = z.object({
 });
 // The shared schema, with the same message when the token is missing altogether rather than zod's default.
 const registerBody = pushRegistrationSchema.extend({
-  token: z.string({ error: 'A push token is required' }).trim().min(1, 'A push token is required').max(4096),
+  token: storableString({ error: 'A push token is required' }).trim().min(1, 'A push token is required').max(4096),
 });
-const unregisterBody = z.object({ token: z.string().trim().min(1, 'A push token is required').optional() });
-const afterQuery = z.object({ after: z.iso.datetime({ offset: true, error: 'after must be an ISO date-time' }).optional() });
-const historyQuery = z.object({
+const unregisterBody = z.object({ token: storableString().trim().min(1, 'A push token is required').optional() });
+/** GET /notifications's query (also its OpenAPI description). */
+export const afterQuery = z.object({ after: isoInstant('after must be an ISO date-time').optional() });
+/** GET /notifications/history's query. */
+export const historyQuery = z.object({
   limit: z.coerce
     .number({ error: 'limit must be a whole number from 1 to 100' })
     .int('limit must be a whole number from 1 to 100')
@@ -65,30 +80,45 @@ export function notificationsRoutes(deps: AppDeps) {
   const db = deps.database.db;
   const push = deps.push ?? inAppOnlyPushSender;
   return new Hono<AppEnv>()
-    .use('/notifications', guard)
-    .use('/notifications/*', guard)
-    .post('/notifications/register', async (c) => {
-      const { token, platform } = parseWith(registerBody, await readJson(c));
+    .get('/notifications/web-push-key', guard, (c) =>
+      // The web app subscribes to Web Push with this key; null = not configured, in-app notifications only.
+      c.json({ success: true as const, data: { public_key: deps.config.WEB_PUSH_VAPID_PUBLIC_KEY ?? null } }),
+    )
+    .post('/notifications/register', guard, async (c) => {
+      const { token, platform } = parseRequest(registerBody, await readJson(c));
+      if (isWebPushToken(token)) {
+        const subscription = platform === 'web' ? parseWebPushSubscription(token) : null;
+        if (!subscription) throw new HttpError(400, 'Not a valid web push subscription');
+        if (!isKnownPushService(subscription)) throw new HttpError(400, 'Unknown web push service');
+      }
       const now = deps.clock.now();
-      // A token belongs to one device; if it signed in as someone else, the device now notifies the new user.
-      await sql`
+      // A token is one device. Registering it again (a retry, a new sign-in of the same user) refreshes it; a token
+      // another account holds is not moved, or anyone who learned a token could take over that person's device
+      // notifications. The web app unregisters the device's token when it signs out, which frees it.
+      const { rows } = await sql<{ user_id: string }>`
         INSERT INTO push_tokens (token, user_id, platform, created_at, updated_at)
         VALUES (${token}, ${c.var.userId}, ${platform}, ${now}, ${now})
-        ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, platform = excluded.platform,
-          updated_at = excluded.updated_at`.execute(db);
+        ON CONFLICT (token) DO UPDATE SET platform = excluded.platform, updated_at = excluded.updated_at
+          WHERE push_tokens.user_id = excluded.user_id
+        RETURNING user_id`.execute(db);
+      if (rows.length === 0) throw new HttpError(409, TOKEN_OF_ANOTHER_ACCOUNT);
       return c.json({ success: true as const, data: { token, platform } }, 201);
     })
-    .delete('/notifications/unregister', async (c) => {
-      const { token } = parseWith(unregisterBody, await readJson(c));
+    .delete('/notifications/unregister', guard, async (c) => {
+      const { token } = parseRequest(unregisterBody, await readJson(c));
       const result = await sql`
-        DELETE FROM push_tokens WHERE user_id = ${c.var.userId} ${token ? sql`AND token = ${token}` : sql``}`.execute(db);
+        DELETE FROM push_tokens WHERE user_id = ${c.var.userId} ${token ? sql`AND token = ${token}` : sql``}`.execute(
+        db,
+      );
       return c.json({ success: true as const, data: { removed: Number(result.numAffectedRows ?? 0) } });
     })
-    .get('/notifications/scheduled', async (c) => {
+    .get('/notifications/scheduled', guard, async (c) => {
       const now = deps.clock.now();
       const instant = Temporal.Instant.fromEpochMilliseconds(now.getTime());
       const [input] = await loadReminderInputs(db, now, c.var.userId);
-      const plans = input ? planReminders(input, instant).filter((p) => Temporal.Instant.compare(p.dueAt, instant) > 0) : [];
+      const plans = input
+        ? planReminders(input, instant).filter((p) => Temporal.Instant.compare(p.dueAt, instant) > 0)
+        : [];
       const { rows: sent } = await sql<{ id: string }>`
         SELECT id FROM notifications WHERE id = ANY(${plans.map((p) => p.id)}::text[])`.execute(db);
       const done = new Set(sent.map((r) => r.id));
@@ -103,15 +133,15 @@ export function notificationsRoutes(deps: AppDeps) {
         }));
       return c.json({ success: true as const, data });
     })
-    .get('/notifications/history', async (c) => {
-      const { limit } = parseWith(historyQuery, c.req.query());
+    .get('/notifications/history', guard, async (c) => {
+      const { limit } = parseRequest(historyQuery, c.req.query());
       const { rows } = await sql<NotificationRow>`
         SELECT * FROM notifications WHERE user_id = ${c.var.userId}
         ORDER BY delivered_at DESC, id DESC LIMIT ${limit}`.execute(db);
       return c.json({ success: true as const, data: rows.map(notificationJson) });
     })
-    .get('/notifications', async (c) => {
-      const { after } = parseWith(afterQuery, c.req.query());
+    .get('/notifications', guard, async (c) => {
+      const { after } = parseRequest(afterQuery, c.req.query());
       // Polled every 30 s (§9) with the last delivered_at seen: only newer rows, oldest first.
       const { rows } = await sql<NotificationRow>`
         SELECT * FROM notifications WHERE user_id = ${c.var.userId}
@@ -119,10 +149,13 @@ export function notificationsRoutes(deps: AppDeps) {
         ORDER BY delivered_at, id LIMIT 100`.execute(db);
       return c.json({ success: true as const, data: rows.map(notificationJson) });
     })
-    .post('/notifications/test', async (c) => {
-      const body = parseWith(testBody, await readJson(c));
-      const id = `test:${randomUUID()}`;
-      const url = body.type === 'upcoming_goal' ? '/goals' : body.type === 'midweek_update' ? '/profile?tab=stakes' : '/groups';
+    .post('/notifications/test', guard, async (c) => {
+      const raw = await readJson(c);
+      const body = parseRequest(testBody, raw);
+      // With an Idempotency-Key a retry finds the notification its first attempt delivered (delivered once by id).
+      const id = `test:${newAggregateId(await creatingContext(deps, c, raw))}`;
+      const url =
+        body.type === 'upcoming_goal' ? '/goals' : body.type === 'midweek_update' ? '/profile?tab=stakes' : '/groups';
       await deliverNotification(
         db,
         push,

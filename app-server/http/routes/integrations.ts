@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { createStravaClient } from '../../adapters/strava/create-strava-client.ts';
 import { StravaApiError, StravaAuthRevoked, StravaRateLimited } from '../../adapters/strava/strava-client.ts';
-import { requireUser } from '../../auth/guard.ts';
+import { requireUser } from '../middleware/require-user.ts';
 import { createSecretBox } from '../../auth/secrets.ts';
 import type { IntegrationProvider } from '../../integrations/connection-events.ts';
 import {
@@ -16,6 +16,7 @@ import { createOAuthState, readOAuthState } from '../../integrations/oauth-state
 import { syncSinceLastSync } from '../../integrations/sync-activities.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
+import { awaitReadModels } from '../read-your-writes.ts';
 import { HttpError } from '../errors.ts';
 
 /** What the app asks Strava for: profile basics and every activity, including Only-You ones. */
@@ -80,17 +81,24 @@ export function integrationsRoutes(deps: AppDeps) {
       const provider = providerOf(c.req.param('provider'));
       requireConfigured();
       const state = createOAuthState(box, c.var.userId, provider, deps.clock.now());
-      return c.json({ success: true as const, authUrl: client.authorizeUrl({ redirectUri, state, scopes: REQUESTED_SCOPES }) });
+      return c.json({
+        success: true as const,
+        authUrl: client.authorizeUrl({ redirectUri, state, scopes: REQUESTED_SCOPES }),
+      });
     })
     .get('/api/integrations/strava/callback', async (c) => {
       // The browser comes back from Strava: every outcome is a redirect to the app, never an error page or a 500.
       const query = c.req.query();
-      if (query.error) return c.redirect(backToApp({ error: query.error === 'access_denied' ? 'access_denied' : 'callback_failed' }));
+      if (query.error)
+        return c.redirect(backToApp({ error: query.error === 'access_denied' ? 'access_denied' : 'callback_failed' }));
       const now = deps.clock.now();
       const userId = readOAuthState(box, query.state, 'strava', now);
       if (!userId) return c.redirect(backToApp({ error: 'invalid_state' }));
       if (!query.code || query.code.length > 512) return c.redirect(backToApp({ error: 'invalid_request' }));
-      const scopes = (query.scope ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const scopes = (query.scope ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       // The athlete may untick "View data about your activities": without it there is nothing to import.
       if (!scopes.some((s) => ACTIVITY_SCOPES.has(s))) return c.redirect(backToApp({ error: 'access_denied' }));
       try {
@@ -133,7 +141,12 @@ export function integrationsRoutes(deps: AppDeps) {
       const now = deps.clock.now();
       try {
         const result = await syncSinceLastSync(accountDeps, account, now, c.var.requestId);
-        if (result.position) await deps.projections.waitFor(result.position);
+        const imported = { provider, imported: result.imported, activities: result.activities };
+        await awaitReadModels(c, deps.projections, result.position, {
+          needs: ['runs', 'goals'],
+          status: 200,
+          data: imported,
+        });
         const synced = await findAccount(db, c.var.userId, provider);
         return c.json({
           success: true as const,

@@ -1,36 +1,33 @@
-import { Hono } from 'hono';
-import { type Kysely, sql } from 'kysely';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { DEFAULT_TIME_ZONE } from '../../../domain/shared/time-zone.ts';
+import type { LogPosition } from '../../../domain/shared/event-store.ts';
+import { userTimeZone } from '../../auth/user-time-zone.ts';
 import { createGroupBodySchema, joinGroupBodySchema } from '../../../domain/validation/group.ts';
 import { findGroupOfMember, groupMembers, listGroupsOf } from '../../../projections/groups/group-queries.ts';
-import { requireUser } from '../../auth/guard.ts';
+import { requireUser } from '../middleware/require-user.ts';
 import { createGroup, joinGroup, leaveGroup, rotateInviteCode } from '../../commands/groups/group-commands.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
+import { awaitReadModels } from '../read-your-writes.ts';
 import { groupChallenges, groupRecap, viewerWeek } from './groups-stats.ts';
 import { groupJson, leaderboardJson } from './groups-json.ts';
-import { commandContext, parseWith, readJson } from './goals-input.ts';
+import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
 
 /** The one answer for a group that does not exist and one the caller is not in: outsiders learn nothing. */
 export const GROUP_NOT_FOUND = 'Group not found';
 
-const recapQuerySchema = z.object({
+/** GET /groups/{id}/recap's query (also its OpenAPI description). Years 2000–2099: PostgreSQL has no year 0. */
+export const recapQuerySchema = z.object({
   week_start: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'week_start must be a Monday as YYYY-MM-DD')
+    .regex(/^20\d{2}-\d{2}-\d{2}$/, 'week_start must be a Monday as YYYY-MM-DD')
     .refine((d) => {
       const date = new Date(`${d}T00:00:00Z`);
       return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(d) && date.getUTCDay() === 1;
     }, 'week_start must be a Monday as YYYY-MM-DD')
     .optional(),
 });
-
-async function timeZoneOf(db: Kysely<object>, userId: string): Promise<string> {
-  const { rows } = await sql<{ timezone: string }>`SELECT timezone FROM users WHERE id = ${userId}`.execute(db);
-  return rows[0]?.timezone ?? DEFAULT_TIME_ZONE;
-}
 
 /**
  * Groups (§2, §3, §6, §7): create, join by code, list, detail, leave, leaderboard, challenges, weekly recap and
@@ -48,66 +45,75 @@ export function groupsRoutes(deps: AppDeps) {
     const group = await memberOr404(groupId, userId);
     return groupJson(group, await groupMembers(db, groupId));
   };
-  const waitFor = async (position: Parameters<typeof deps.projections.waitFor>[0] | null) => {
-    if (position) await deps.projections.waitFor(position);
-  };
+  // Every group command's answer reads the groups read model (groups and members).
+  const awaitGroups = (
+    c: Context<AppEnv>,
+    position: LogPosition | null,
+    status: 200 | 201,
+    data: Record<string, unknown>,
+  ) => awaitReadModels(c, deps.projections, position, { needs: ['groups'], status, data });
   return new Hono<AppEnv>()
-    .use('/groups', guard)
-    .use('/groups/*', guard)
-    .post('/groups', async (c) => {
-      const { name } = parseWith(createGroupBodySchema, await readJson(c));
-      const context = commandContext(deps, c);
+    .post('/groups', guard, async (c) => {
+      const raw = await readJson(c);
+      const { name } = parseRequest(createGroupBodySchema, raw);
+      const context = await creatingContext(deps, c, raw);
       const { groupId, position } = await createGroup(context, name);
-      await waitFor(position);
+      await awaitGroups(c, position, 201, { id: groupId });
       return c.json({ success: true as const, data: await detail(groupId, context.userId) }, 201);
     })
-    .post('/groups/join', async (c) => {
-      const { invite_code } = parseWith(joinGroupBodySchema, await readJson(c));
-      const context = commandContext(deps, c);
+    .post('/groups/join', guard, async (c) => {
+      const raw = await readJson(c);
+      const { invite_code } = parseRequest(joinGroupBodySchema, raw);
+      const context = await creatingContext(deps, c, raw);
       const { groupId, position } = await joinGroup(context, invite_code);
-      await waitFor(position);
+      await awaitGroups(c, position, 200, { id: groupId });
       return c.json({ success: true as const, data: await detail(groupId, context.userId) });
     })
-    .get('/groups', async (c) => {
+    .get('/groups', guard, async (c) => {
       const groups = await listGroupsOf(db, c.var.userId);
       const data = await Promise.all(groups.map(async (g) => groupJson(g, await groupMembers(db, g.id))));
       return c.json({ success: true as const, groups: data });
     })
-    .get('/groups/:id', async (c) => c.json({ success: true as const, data: await detail(c.req.param('id'), c.var.userId) }))
-    .post('/groups/:id/leave', async (c) => {
-      const groupId = c.req.param('id');
+    .get('/groups/:id', guard, async (c) =>
+      c.json({ success: true as const, data: await detail(pathId(c), c.var.userId) }),
+    )
+    .post('/groups/:id/leave', guard, async (c) => {
+      const groupId = pathId(c);
       await memberOr404(groupId, c.var.userId);
       const { position } = await leaveGroup(commandContext(deps, c), groupId);
-      await waitFor(position);
+      await awaitGroups(c, position, 200, { id: groupId, left: true });
       return c.json({ success: true as const, data: { id: groupId, left: true } });
     })
-    .post('/groups/:id/invite-code', async (c) => {
-      const groupId = c.req.param('id');
+    .post('/groups/:id/invite-code', guard, async (c) => {
+      const groupId = pathId(c);
       await memberOr404(groupId, c.var.userId);
       const { position } = await rotateInviteCode(commandContext(deps, c), groupId);
-      await waitFor(position);
+      await awaitGroups(c, position, 200, { id: groupId });
       return c.json({ success: true as const, data: await detail(groupId, c.var.userId) });
     })
-    .get('/groups/:id/leaderboard', async (c) => {
-      const groupId = c.req.param('id');
+    .get('/groups/:id/leaderboard', guard, async (c) => {
+      const groupId = pathId(c);
       await memberOr404(groupId, c.var.userId);
       const members = await groupMembers(db, groupId);
       return c.json({ success: true as const, data: leaderboardJson(members, c.var.userId) });
     })
-    .get('/groups/:id/challenges', async (c) => {
-      const groupId = c.req.param('id');
+    .get('/groups/:id/challenges', guard, async (c) => {
+      const groupId = pathId(c);
       await memberOr404(groupId, c.var.userId);
-      const week = viewerWeek(deps.clock.now(), await timeZoneOf(db, c.var.userId));
+      const week = viewerWeek(deps.clock.now(), await userTimeZone(db, c.var.userId));
       const figures = await groupChallenges(db, groupId, c.var.userId, await groupMembers(db, groupId), week);
       return c.json({ success: true as const, data: { week_start: week.weekStart, ...figures } });
     })
-    .get('/groups/:id/recap', async (c) => {
-      const groupId = c.req.param('id');
-      const query = parseWith(recapQuerySchema, c.req.query());
+    .get('/groups/:id/recap', guard, async (c) => {
+      const groupId = pathId(c);
+      const query = parseRequest(recapQuerySchema, c.req.query());
       await memberOr404(groupId, c.var.userId);
-      const timeZone = await timeZoneOf(db, c.var.userId);
+      const timeZone = await userTimeZone(db, c.var.userId);
       const weekStart = query.week_start ?? viewerWeek(deps.clock.now(), timeZone).weekStart;
       const members = await groupMembers(db, groupId);
-      return c.json({ success: true as const, data: await groupRecap(db, groupId, c.var.userId, members, weekStart, timeZone) });
+      return c.json({
+        success: true as const,
+        data: await groupRecap(db, groupId, c.var.userId, members, weekStart, timeZone),
+      });
     });
 }

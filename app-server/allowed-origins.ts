@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from './config.ts';
 
 /**
  * Browser origins allowed to call the API: the web app, and the Capacitor shell's own origins (the native app loads

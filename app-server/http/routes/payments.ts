@@ -1,14 +1,17 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
+import { FINAL_STAKE_STATUSES } from '../../../domain/stake/state.ts';
 import { PAYMENTS_NOT_CONFIGURED_MESSAGE } from '../../adapters/payments/create-payment-gateway.ts';
 import { isPaymentError, WebhookSignatureError } from '../../adapters/payments/payment-errors.ts';
 import type { PaymentGateway } from '../../adapters/payments/payment-gateway.ts';
-import { requireUser } from '../../auth/guard.ts';
+import { requireUser } from '../middleware/require-user.ts';
+import { newAggregateId } from '../../commands/command-context.ts';
 import { applyPaymentWebhook } from '../../commands/stakes/apply-webhook.ts';
 import { ensureCustomerId, findCustomerId, ownsCard } from '../../commands/stakes/payment-customer.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
+import { creatingContext, pathId, readJson } from '../request.ts';
 
 const CARD_NOT_FOUND = 'Payment method not found';
 
@@ -32,30 +35,33 @@ export function paymentsRoutes(deps: AppDeps) {
   const config = { publishableKey: stripe ? (deps.config.STRIPE_PUBLISHABLE_KEY ?? null) : null, gateway };
   return new Hono<AppEnv>()
     .get('/api/payment/config', (c) => c.json(config))
-    .use('/api/payment/setup-intent', guard)
-    .use('/api/payment/payment-methods', guard)
-    .use('/api/payment/payment-methods/*', guard)
-    .post('/api/payment/setup-intent', async (c) => {
+    .post('/api/payment/setup-intent', guard, async (c) => {
       const gateway = gatewayOr503(deps);
+      const context = await creatingContext(deps, c, await readJson(c));
       const customerId = await ensureCustomerId(db, gateway, c.var.userId, deps.clock.now());
-      const { clientSecret, setupIntentId } = await gateway.createSetupIntent({ customerId });
+      // With an Idempotency-Key, a retry gets the same SetupIntent back from the provider (its own idempotency).
+      const idempotencyKey = context.idempotency ? `setup-intent-${newAggregateId(context)}` : undefined;
+      const { clientSecret, setupIntentId } = await gateway.createSetupIntent({
+        customerId,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      });
       return c.json({ clientSecret, setupIntentId });
     })
-    .get('/api/payment/payment-methods', async (c) => {
+    .get('/api/payment/payment-methods', guard, async (c) => {
       const gateway = gatewayOr503(deps);
       const customerId = await findCustomerId(db, c.var.userId);
       const cards = customerId ? await gateway.listPaymentMethods({ customerId }) : [];
       return c.json({ success: true as const, paymentMethods: cards });
     })
-    .delete('/api/payment/payment-methods/:id', async (c) => {
+    .delete('/api/payment/payment-methods/:id', guard, async (c) => {
       const gateway = gatewayOr503(deps);
-      const id = c.req.param('id');
+      const id = pathId(c);
       const customerId = await findCustomerId(db, c.var.userId);
       if (!customerId || !(await ownsCard(db, gateway, c.var.userId, id))) throw new HttpError(404, CARD_NOT_FOUND);
       // A stake still open would lose the card it may have to be charged on.
       const { rows } = await sql<{ id: string }>`
         SELECT id FROM stakes WHERE user_id = ${c.var.userId} AND state->'terms'->>'paymentMethodId' = ${id}
-          AND stage NOT IN ('succeeded', 'refunded', 'lost', 'forfeited', 'uncollectible') LIMIT 1`.execute(db);
+          AND stage NOT IN (${sql.join([...FINAL_STAKE_STATUSES])}) LIMIT 1`.execute(db);
       if (rows.length > 0) throw new HttpError(409, 'This card secures a stake that is not settled yet.');
       try {
         await gateway.detachPaymentMethod({ customerId, paymentMethodId: id });

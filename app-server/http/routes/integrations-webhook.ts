@@ -4,7 +4,7 @@ import { enqueueWebhookEvent, stravaWebhookEventSchema } from '../../integration
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
-import { readJson } from './goals-input.ts';
+import { readJson } from '../request.ts';
 
 /**
  * Strava's webhook (FACTS): the subscription handshake (GET with hub.mode, hub.challenge, hub.verify_token), and
@@ -18,7 +18,8 @@ export function integrationsWebhookRoutes(deps: AppDeps) {
       const mode = c.req.query('hub.mode');
       const challenge = c.req.query('hub.challenge');
       const token = c.req.query('hub.verify_token') ?? '';
-      if (mode !== 'subscribe' || !challenge || challenge.length > 256) throw new HttpError(400, 'Invalid subscription request');
+      if (mode !== 'subscribe' || !challenge || challenge.length > 256)
+        throw new HttpError(400, 'Invalid subscription request');
       if (!verifyToken || !safeEqual(token, verifyToken)) throw new HttpError(403, 'Invalid verify token');
       return c.json({ 'hub.challenge': challenge });
     })

@@ -1,30 +1,36 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { stakeLabel } from '../../../domain/stake/labels.ts';
+import { storableString } from '../../../domain/validation/text.ts';
+import { STAKE_PUBLIC_STATUSES, stakeLabel } from '../../../domain/stake/labels.ts';
 import { findUserStake, listUserStakes, type StakeListRow } from '../../../projections/stakes/stake-queries.ts';
-import { requireUser } from '../../auth/guard.ts';
+import { requireUser } from '../middleware/require-user.ts';
 import { openStakeForGoal } from '../../commands/stakes/open-stake-for-goal.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
-import { commandContext, parseWith, readJson } from './goals-input.ts';
+import { awaitReadModels } from '../read-your-writes.ts';
+import { commandContext, parseRequest, pathId, readJson } from '../request.ts';
 
-const STATUSES = ['pending', 'active', 'succeeded', 'refunded', 'forfeited', 'lost', 'uncollectible'] as const;
-
-const listQuery = z.object({
+/** GET /stakes's query (also its OpenAPI description). */
+export const listQuery = z.object({
   status: z
     .string()
     .optional()
     .transform((v) => (v ? v.split(',') : []))
-    .pipe(z.array(z.enum(STATUSES, { error: 'Unknown stake status' }))),
-  goal_id: z.string().min(1).optional(),
+    .pipe(z.array(z.enum(STAKE_PUBLIC_STATUSES, { error: 'Unknown stake status' }))),
+  goal_id: storableString().min(1).max(200).optional(),
   has_charity: z.enum(['true', 'false']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
 
-const openBody = z.object({ goal_id: z.string({ error: 'goal_id is required' }).min(1, 'goal_id is required') });
+export const openBody = z.object({
+  goal_id: storableString({ error: 'goal_id is required' }).min(1, 'goal_id is required').max(200),
+});
 
-/** A stake as the Stakes tab shows it (§3 Stake, §4 labels), with the last charge problem for the runner to fix. */
+/**
+ * A stake as the Stakes tab shows it (§3 Stake, §4 labels), with the last payment problem for the runner to fix:
+ * `payment_problem` (hold_failed, declined, authentication_required), the issuer's `decline_code`, `next_attempt_at`.
+ */
 function stakeJson(s: StakeListRow) {
   return {
     id: s.id,
@@ -37,7 +43,10 @@ function stakeJson(s: StakeListRow) {
     charity: s.charity_id ? { id: s.charity_id, name: s.charity_name, logo_url: s.charity_logo_url } : null,
     status: s.status,
     label: stakeLabel(s.status),
+    // A live authorization on the card right now (placed when the goal's week started, until released or taken).
+    on_hold: s.stage === 'active',
     payment_problem: s.last_failure,
+    decline_code: s.decline_code,
     next_attempt_at: s.next_attempt_at ? new Date(s.next_attempt_at).toISOString() : null,
     created_at: new Date(s.created_at).toISOString(),
     settled_at: s.settled_at ? new Date(s.settled_at).toISOString() : null,
@@ -49,10 +58,8 @@ export function stakesRoutes(deps: AppDeps) {
   const guard = requireUser(deps.auth);
   const db = deps.database.db;
   return new Hono<AppEnv>()
-    .use('/stakes', guard)
-    .use('/stakes/*', guard)
-    .get('/stakes', async (c) => {
-      const q = parseWith(listQuery, c.req.query());
+    .get('/stakes', guard, async (c) => {
+      const q = parseRequest(listQuery, c.req.query());
       const rows = await listUserStakes(db, c.var.userId, {
         status: q.status,
         goalId: q.goal_id,
@@ -61,16 +68,16 @@ export function stakesRoutes(deps: AppDeps) {
       });
       return c.json({ success: true as const, stakes: rows.map(stakeJson) });
     })
-    .get('/stakes/:id', async (c) => {
-      const stake = await findUserStake(db, c.var.userId, c.req.param('id'));
+    .get('/stakes/:id', guard, async (c) => {
+      const stake = await findUserStake(db, c.var.userId, pathId(c));
       if (!stake) throw new HttpError(404, 'Stake not found');
       return c.json({ success: true as const, data: stakeJson(stake) });
     })
-    .post('/stakes', async (c) => {
-      const body = parseWith(openBody, await readJson(c));
+    .post('/stakes', guard, async (c) => {
+      const body = parseRequest(openBody, await readJson(c));
       const context = commandContext(deps, c);
       const { stakeId, position } = await openStakeForGoal(context, body.goal_id);
-      if (position) await deps.projections.waitFor(position);
+      await awaitReadModels(c, deps.projections, position, { needs: ['stakes'], status: 201, data: { id: stakeId } });
       const stake = await findUserStake(db, context.userId, stakeId);
       if (!stake) throw new HttpError(404, 'Stake not found');
       return c.json({ success: true as const, data: stakeJson(stake) }, position ? 201 : 200);

@@ -1,28 +1,35 @@
 import { Hono } from 'hono';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
-import { timeOfDaySchema } from '../../../domain/validation/notifications.ts';
-import { distanceUnitSchema } from '../../../domain/validation/units.ts';
-import { requireUser } from '../../auth/guard.ts';
+import { storableString } from '../../../../domain/validation/text.ts';
+import { timeOfDaySchema } from '../../../../domain/validation/notifications.ts';
+import { distanceUnitSchema } from '../../../../domain/validation/units.ts';
+import { requireUser } from '../../middleware/require-user.ts';
 import {
   readNotificationPreferences,
   readPreferences,
   writeNotificationPreferences,
   writePreferences,
-} from '../../commands/preferences/preference-store.ts';
-import type { AppDeps } from '../app.ts';
-import type { AppEnv } from '../app-env.ts';
-import { HttpError } from '../errors.ts';
-import { parseWith, readJson } from './goals-input.ts';
+} from '../../../commands/preferences/preference-store.ts';
+import type { AppDeps } from '../../app.ts';
+import type { AppEnv } from '../../app-env.ts';
+import { HttpError } from '../../errors.ts';
+import { parseRequest, readJson } from '../../request.ts';
 
 const flag = (name: string) => z.boolean({ error: `${name} must be true or false` }).optional();
 // 'HH:MM' from a time input is accepted and stored with seconds (§3).
-const time = z.preprocess((v) => (typeof v === 'string' && /^\d\d:\d\d$/.test(v) ? `${v}:00` : v), timeOfDaySchema).optional();
+const time = z
+  .preprocess((v) => (typeof v === 'string' && /^\d\d:\d\d$/.test(v) ? `${v}:00` : v), timeOfDaySchema)
+  .optional();
 
 /** PUT /me/preferences: any subset; an unknown unit is stored as km (§5). */
 const preferencesBody = z.object({
   distance_unit: distanceUnitSchema.optional(),
-  default_charity_id: z.string({ error: 'Unknown charity' }).min(1, 'Unknown charity').max(100).nullable().optional(),
+  default_charity_id: storableString({ error: 'Unknown charity' })
+    .min(1, 'Unknown charity')
+    .max(100)
+    .nullable()
+    .optional(),
   remember_charity: flag('remember_charity'),
 });
 
@@ -36,7 +43,8 @@ const notificationBody = z.object({
   ending_soon_time: time,
 });
 
-const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const defined = <T extends object>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /** Whether `id` is an active charity. The payments module owns the table; until it exists no id can be checked. */
 async function isActiveCharity(db: Kysely<object>, id: string): Promise<boolean> {
@@ -48,15 +56,15 @@ async function isActiveCharity(db: Kysely<object>, id: string): Promise<boolean>
 }
 
 /** The caller's own preferences (§3, §6): GET/PUT /me/preferences and /me/notification-preferences. */
-export function preferencesRoutes(deps: AppDeps) {
+export function myPreferencesRoutes(deps: AppDeps) {
   const guard = requireUser(deps.auth);
   const db = deps.database.db;
   return new Hono<AppEnv>()
-    .use('/me/preferences', guard)
-    .use('/me/notification-preferences', guard)
-    .get('/me/preferences', async (c) => c.json({ success: true as const, data: await readPreferences(db, c.var.userId) }))
-    .put('/me/preferences', async (c) => {
-      const change = defined(parseWith(preferencesBody, await readJson(c)));
+    .get('/me/preferences', guard, async (c) =>
+      c.json({ success: true as const, data: await readPreferences(db, c.var.userId) }),
+    )
+    .put('/me/preferences', guard, async (c) => {
+      const change = defined(parseRequest(preferencesBody, await readJson(c)));
       if (change.default_charity_id && !(await isActiveCharity(db, change.default_charity_id))) {
         throw new HttpError(400, 'Unknown charity');
       }
@@ -64,11 +72,11 @@ export function preferencesRoutes(deps: AppDeps) {
       await writePreferences(db, c.var.userId, next, deps.clock.now());
       return c.json({ success: true as const, data: next });
     })
-    .get('/me/notification-preferences', async (c) =>
+    .get('/me/notification-preferences', guard, async (c) =>
       c.json({ success: true as const, data: await readNotificationPreferences(db, c.var.userId) }),
     )
-    .put('/me/notification-preferences', async (c) => {
-      const change = defined(parseWith(notificationBody, await readJson(c)));
+    .put('/me/notification-preferences', guard, async (c) => {
+      const change = defined(parseRequest(notificationBody, await readJson(c)));
       const next = { ...(await readNotificationPreferences(db, c.var.userId)), ...change };
       await writeNotificationPreferences(db, c.var.userId, next, deps.clock.now());
       return c.json({ success: true as const, data: next });

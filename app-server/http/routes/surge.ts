@@ -1,10 +1,13 @@
+import { z } from 'zod';
 import { Hono } from 'hono';
 import { type Surge, secondsUntilEnd, surgeStatusAt } from '../../../domain/surge/state.ts';
 import type { SurgeRow, SurgeTables } from '../../../projections/surge/surge-projector.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
-import { NoQuery, SurgeHistoryQuery } from '../openapi/gamification-schemas.ts';
-import { parseOr400 } from '../openapi/parse.ts';
+import { limitQuery, noQuery, parseRequest } from '../request.ts';
+
+/** Query of GET /surge/history. */
+export const SurgeHistoryQuery = z.strictObject({ limit: limitQuery(100, 20) });
 
 function toSurge(row: SurgeRow): Surge {
   return {
@@ -38,7 +41,7 @@ export function surgeRoutes(deps: AppDeps) {
 
   return new Hono<AppEnv>()
     .get('/surge/active', async (c) => {
-      parseOr400(NoQuery, c.req.query());
+      parseRequest(noQuery, c.req.query());
       const now = nowIso();
       const row = await db
         .selectFrom('surges')
@@ -51,7 +54,7 @@ export function surgeRoutes(deps: AppDeps) {
       return c.json({ success: true as const, data: row ? present(toSurge(row), now) : null });
     })
     .get('/surge/upcoming', async (c) => {
-      parseOr400(NoQuery, c.req.query());
+      parseRequest(noQuery, c.req.query());
       const now = nowIso();
       const rows = await db
         .selectFrom('surges')
@@ -63,7 +66,7 @@ export function surgeRoutes(deps: AppDeps) {
       return c.json({ success: true as const, data: rows.map((r) => present(toSurge(r), now)) });
     })
     .get('/surge/history', async (c) => {
-      const { limit } = parseOr400(SurgeHistoryQuery, c.req.query());
+      const { limit } = parseRequest(SurgeHistoryQuery, c.req.query());
       const now = nowIso();
       // Ended or canceled, newest first.
       const rows = await db

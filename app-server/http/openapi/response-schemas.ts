@@ -1,46 +1,7 @@
+/** The answers of the documented routes, as zod schemas turned into OpenAPI by openapi-document.ts. */
 import { z } from 'zod';
+
 import { BadgeType } from '../../../domain/badge/badge-type.ts';
-
-const csvIds = z
-  .string()
-  .max(10_000, { message: 'too many ids' })
-  .transform((s) =>
-    s
-      .split(',')
-      .map((id) => id.trim())
-      .filter((id) => id.length > 0),
-  )
-  .pipe(
-    z
-      .array(z.string().max(200, { message: 'an id is too long' }))
-      .min(1, { message: 'give at least one run id' })
-      .max(100, { message: 'at most 100 run ids' }),
-  );
-
-const limit = (max: number, fallback: number) =>
-  z.coerce
-    .number({ message: 'must be a number' })
-    .int({ message: 'must be a whole number' })
-    .min(1, { message: `must be between 1 and ${max}` })
-    .max(max, { message: `must be between 1 and ${max}` })
-    .default(fallback);
-
-const booleanFlag = z.enum(['true', 'false'], { message: "must be 'true' or 'false'" }).transform((v) => v === 'true');
-
-/** Query of GET /me/xp-history: run ids, comma-separated (the run history looks up XP per run, §7). */
-export const XpHistoryQuery = z.strictObject({ run_ids: csvIds.optional(), limit: limit(500, 100) });
-
-/** Query of GET /me/badges. */
-export const BadgesQuery = z.strictObject({ uncelebrated: booleanFlag.optional(), limit: limit(100, 50) });
-
-/** Path of POST /me/badges/{id}/celebrate. */
-export const BadgeIdParam = z.object({ id: z.string().min(1).max(200, { message: 'id is too long' }) });
-
-/** A query string with nothing in it (anything else is a mistake worth a 400). */
-export const NoQuery = z.strictObject({});
-
-/** Query of GET /surge/history. */
-export const SurgeHistoryQuery = z.strictObject({ limit: limit(100, 20) });
 
 /** GET /me/streak. */
 export const StreakResponse = z.object({
@@ -136,6 +97,3 @@ export const SurgeListResponse = z.object({ success: z.literal(true), data: z.ar
 
 /** Every error answer. */
 export const ErrorResponse = z.object({ error: z.string() });
-
-/** Query of GET /realtime: the token for EventSource clients, which cannot send headers. */
-export const RealtimeQuery = z.strictObject({ access_token: z.string().min(1).max(4096).optional() });
