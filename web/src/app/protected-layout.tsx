@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Navigate, Outlet } from 'react-router';
+import { InAppNotifications } from '../features/notifications/components/in-app-notifications.tsx';
 import { TrackingBanner } from '../features/runs/components/tracking-banner.tsx';
 import { BottomNav } from '../components/bottom-nav.tsx';
 import { Spinner } from '../components/spinner.tsx';
@@ -21,6 +22,7 @@ export function ProtectedLayout() {
     <div className="app-shell">
       {demo ? <div className="demo-banner">Demo mode — sample data, nothing is saved to your account</div> : null}
       {demo ? null : <RealtimeSync />}
+      {demo || !session ? null : <InAppNotifications key={session.user.id} />}
       <TrackingBanner />
       {/* The page's chunk loads under the banner and above the bottom navigation, which stay put. */}
       <Suspense fallback={<Spinner />}>

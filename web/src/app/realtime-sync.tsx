@@ -56,13 +56,20 @@ export function RealtimeSync() {
       clearInterval(poll);
       poll = undefined;
     });
-    source.onerror = () => {
+    const startPolling = () => {
       poll ??= setInterval(() => {
         for (const key of ['goals', 'groups', 'runs', 'feed', 'notifications', 'streak']) {
           client.invalidateQueries({ queryKey: [key] });
         }
       }, POLL_MS);
     };
+    source.onerror = startPolling;
+    // The server ends a stream whose token expired or was signed out; reconnecting with it would only be refused.
+    // The session's next token (refresh) opens a new stream through this effect; until then, poll.
+    source.addEventListener('expired', () => {
+      source.close();
+      startPolling();
+    });
     return () => {
       source.close();
       clearTimeout(timer);

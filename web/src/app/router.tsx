@@ -1,6 +1,8 @@
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
+import { AppStoreBanner } from '../features/app-store-prompt/components/app-store-banner.tsx';
+import { OfflineRunSync } from '../features/runs/offline/components/offline-run-sync.tsx';
 import { PlatformEffects } from '../lib/platform/platform-effects.tsx';
 import { ProtectedLayout } from './protected-layout.tsx';
 
@@ -18,6 +20,7 @@ const RunRoute = lazy(() => import('./routes/run-route.tsx').then((m) => ({ defa
 const RunHistoryRoute = lazy(() =>
   import('./routes/run-history-route.tsx').then((m) => ({ default: m.RunHistoryRoute })),
 );
+const RunDetailRoute = lazy(() => import('./routes/run-detail-route.tsx').then((m) => ({ default: m.RunDetailRoute })));
 const GoalsRoute = lazy(() => import('./routes/goals-route.tsx').then((m) => ({ default: m.GoalsRoute })));
 const GoalStatsRoute = lazy(() => import('./routes/goal-stats-route.tsx').then((m) => ({ default: m.GoalStatsRoute })));
 const GroupsRoute = lazy(() => import('./routes/groups-route.tsx').then((m) => ({ default: m.GroupsRoute })));
@@ -30,11 +33,13 @@ const ConnectedAppsRoute = lazy(() =>
 );
 const XpGuideRoute = lazy(() => import('./routes/xp-guide-route.tsx').then((m) => ({ default: m.XpGuideRoute })));
 
-/** The route table of §2; any other path goes to /app. */
+/** The route table of §2; any other path goes to /app. The router itself is main.tsx's (the landing shares it). */
 export function AppRouter() {
   return (
-    <BrowserRouter>
+    <>
       <PlatformEffects />
+      <OfflineRunSync />
+      <AppStoreBanner />
       <Suspense fallback={<Spinner />}>
         <Routes>
           <Route path="/" element={<LandingRoute />} />
@@ -47,6 +52,7 @@ export function AppRouter() {
             <Route path="/app" element={<DashboardRoute />} />
             <Route path="/run" element={<RunRoute />} />
             <Route path="/run-history" element={<RunHistoryRoute />} />
+            <Route path="/runs/:id" element={<RunDetailRoute />} />
             <Route path="/goals" element={<GoalsRoute />} />
             <Route path="/goals/:id/stats" element={<GoalStatsRoute />} />
             <Route path="/groups" element={<GroupsRoute />} />
@@ -58,6 +64,6 @@ export function AppRouter() {
           <Route path="*" element={<Navigate to="/app" replace />} />
         </Routes>
       </Suspense>
-    </BrowserRouter>
+    </>
   );
 }

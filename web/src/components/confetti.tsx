@@ -7,9 +7,16 @@ export const CONFETTI_AFTER_RUN_MS = 4_000;
 
 const COLORS = ['#22c55e', '#f59e0b', '#3b82f6', '#ef4444', '#a855f7', '#eab308'];
 
-/** Falling paper pieces over the screen for `durationMs`, then nothing; decorative, so hidden from assistive tech. */
+/** True when the person asked their system for less motion. */
+const reducedMotion = () =>
+  typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+
+/**
+ * Falling paper pieces over the screen for `durationMs`, then nothing; decorative, so hidden from assistive tech.
+ * Nothing at all for someone whose system asks for reduced motion (the celebration's words carry the moment).
+ */
 export function Confetti({ durationMs = CONFETTI_MS }: { readonly durationMs?: number }) {
-  const [on, setOn] = useState(true);
+  const [on, setOn] = useState(() => !reducedMotion());
   useEffect(() => {
     const id = setTimeout(() => setOn(false), durationMs);
     return () => clearTimeout(id);

@@ -2,14 +2,17 @@
 export const REQUEST_FAILED = 'Request failed';
 export const NON_JSON_RESPONSE = 'Server returned non-JSON response. Please check if the API is running correctly.';
 
-/** A failed API call: the server's `error` text and the HTTP status (0 when the network failed). */
+/** A failed API call: the server's `error` text, the HTTP status (0 when the network failed) and its `code` if any. */
 export class ApiError extends Error {
   readonly status: number;
+  /** The machine-readable reason the server gave (`card_declined`…), or null. */
+  readonly code: string | null;
 
-  constructor(message: string, status: number) {
+  constructor(message: string, status: number, code: string | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.code = code;
   }
 }
 

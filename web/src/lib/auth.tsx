@@ -2,7 +2,10 @@ import type { Session } from '@supabase/auth-js';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { authClient } from './auth-client.ts';
 import { setDemoMode } from './demo-mode.ts';
+import { api } from './api.ts';
 import { platform } from './platform/index.ts';
+import { releasePushToken } from './platform/push-registration.ts';
+import { storage } from './storage.ts';
 import { queryClient } from './query-client.ts';
 
 export interface AuthState {
@@ -11,6 +14,8 @@ export interface AuthState {
   readonly loading: boolean;
   signIn(email: string, password: string): Promise<void>;
   signUp(input: { displayName: string; email: string; password: string }): Promise<void>;
+  /** Confirms a sign-up with the code of the confirmation e-mail (POST /auth/v1/verify) and signs the user in. */
+  confirmSignUp(email: string, code: string): Promise<void>;
   signOut(): Promise<void>;
 }
 
@@ -65,8 +70,17 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
         });
         if (error) throw error;
       },
+      async confirmSignUp(email, code) {
+        const { error } = await authClient.verifyOtp({ email, token: code, type: 'signup' });
+        if (error) throw error;
+        setDemoMode(false);
+      },
       async signOut() {
         setDemoMode(false);
+        // While the session still authorises it: this device stops receiving this account's notifications.
+        await releasePushToken(storage, (token) =>
+          api('/notifications/unregister', { method: 'DELETE', body: { token } }).then(() => undefined),
+        );
         const { error } = await authClient.signOut();
         if (error) throw error;
       },

@@ -1,9 +1,19 @@
 import { useSyncExternalStore } from 'react';
-import { queryClient } from './query-client.ts';
 import { STORAGE_KEYS, storage } from './storage.ts';
 
 // Demo mode (§1, §6) is a local flag: the API client answers from sample data and no sign-in is needed.
 const listeners = new Set<() => void>();
+/** Told when the mode actually changes (the query cache clears itself: query-client.ts). */
+const switchListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` each time demo mode is switched on or off. The query cache subscribes here rather than being
+ * imported, so the landing page's "Try the Demo" does not download the query library.
+ */
+export function onDemoModeSwitch(listener: () => void): () => void {
+  switchListeners.add(listener);
+  return () => switchListeners.delete(listener);
+}
 
 /** Whether demo mode is on. */
 export function isDemoMode(): boolean {
@@ -19,7 +29,7 @@ export function setDemoMode(on: boolean): void {
     storage.removeItem(STORAGE_KEYS.demoData);
   }
   // Sample answers and real ones must never mix in the cache.
-  if (on !== wasOn) queryClient.clear();
+  if (on !== wasOn) for (const listener of switchListeners) listener();
   for (const listener of listeners) listener();
 }
 

@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DistanceUnit } from '../../../domain/shared/units.ts';
-import { distanceUnitSchema } from '../../../domain/validation/units.ts';
 import { api } from './api.ts';
 import type { DataEnvelope, Preferences } from './api-types.ts';
 import { STORAGE_KEYS, storage } from './storage.ts';
@@ -20,5 +19,6 @@ export const preferencesQueryOptions = () =>
 /** The user's distance unit (§5: km unless km or mi is stored). Shared by every screen that shows a distance. */
 export function useDistanceUnit(): DistanceUnit {
   const { data } = useQuery(preferencesQueryOptions());
-  return distanceUnitSchema.parse(data?.distance_unit ?? storage.getItem(STORAGE_KEYS.distanceUnit));
+  // distanceUnitSchema's rule (km or mi, anything else km), without loading zod on every screen.
+  return (data?.distance_unit ?? storage.getItem(STORAGE_KEYS.distanceUnit)) === 'mi' ? 'mi' : 'km';
 }

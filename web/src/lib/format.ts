@@ -21,6 +21,17 @@ export function distanceValue(km: number, unit: DistanceUnit): number {
   return round2(unit === 'mi' ? kmToMi(km) : km);
 }
 
+/** A calendar date ('2026-11-16') as people read it: 'Nov 16'. */
+export function shortDate(isoDate: string): string {
+  // Noon, so no zone's offset can move the calendar day.
+  return new Date(`${isoDate}T12:00:00`).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+}
+
+/** The week starting on a Monday ('2026-11-16') as a heading: 'Week of Nov 16'. */
+export function weekOf(weekStart: string): string {
+  return `Week of ${shortDate(weekStart)}`;
+}
+
 /** A date and time in the browser's locale: 'Mon, Nov 16 · 7:05 AM'. */
 export function formatDateTime(iso: string): { date: string; time: string } {
   const d = new Date(iso);
@@ -28,4 +39,9 @@ export function formatDateTime(iso: string): { date: string; time: string } {
     date: d.toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric' }),
     time: d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }),
   };
+}
+
+/** A count with its noun in agreement: '1 GPS point', '2 GPS points', '0 GPS points'. */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
 }

@@ -11,10 +11,16 @@ export async function shareOrCopy(text: string, title: string): Promise<'shared'
       if (error instanceof DOMException && error.name === 'AbortError') return 'shared';
     }
   }
+  return (await copyText(text)) ? 'copied' : 'failed';
+}
+
+/** Puts text on the clipboard; false when the browser has no clipboard or refused (no permission, not focused). */
+export async function copyText(text: string): Promise<boolean> {
   try {
+    if (!navigator.clipboard) return false;
     await navigator.clipboard.writeText(text);
-    return 'copied';
+    return true;
   } catch {
-    return 'failed';
+    return false;
   }
 }

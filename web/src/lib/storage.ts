@@ -48,12 +48,16 @@ export const STORAGE_KEYS = {
   demoData: 'stridestake.demo-data',
   distanceUnit: 'stridestake.distance-unit',
   gpsTracking: 'stridestake.gps-tracking',
+  /** Finished runs waiting for the server, where IndexedDB cannot be opened (features/runs/offline). */
+  pendingRuns: 'stridestake.pending-runs',
   tourSeen: 'stridestake.tour-seen',
   celebratedGoals: 'stridestake.celebrated-goals',
   celebratedBadges: 'stridestake.celebrated-badges',
   session: 'stridestake.auth',
   pendingPushToken: 'stridestake.pending-push-token',
+  registeredPushToken: 'stridestake.registered-push-token',
   permissionsOnboarded: 'stridestake.permissions-onboarded',
+  appStorePromptDismissed: 'stridestake.app-store-prompt-dismissed',
 } as const;
 
 /** Reads a JSON value, or the fallback when absent or unreadable. */

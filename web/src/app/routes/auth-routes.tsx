@@ -5,9 +5,21 @@ import { LoginForm } from '../../features/auth/components/login-form.tsx';
 import { SignupForm } from '../../features/auth/components/signup-form.tsx';
 import { LandingPage } from '../../features/landing/components/landing-page.tsx';
 import { useAuth } from '../../lib/auth.tsx';
+import { useDocumentTitle } from '../../lib/document-title.ts';
 import { platform } from '../../lib/platform/index.ts';
 
-function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
+function AuthCard({
+  title,
+  subtitle,
+  tab,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  tab: string;
+  children: ReactNode;
+}) {
+  useDocumentTitle(tab);
   return (
     <main className="auth-page">
       <Link to="/" className="brand">
@@ -25,7 +37,7 @@ function AuthCard({ title, subtitle, children }: { title: string; subtitle: stri
 /** /login (§2). */
 export function LoginRoute() {
   return (
-    <AuthCard title="Welcome back" subtitle="Sign in to keep your streak alive.">
+    <AuthCard title="Welcome back" subtitle="Sign in to keep your streak alive." tab="Sign In">
       <LoginForm />
     </AuthCard>
   );
@@ -34,7 +46,7 @@ export function LoginRoute() {
 /** /signup (§2). */
 export function SignupRoute() {
   return (
-    <AuthCard title="Create your account" subtitle="Set your first weekly goal in a minute.">
+    <AuthCard title="Create your account" subtitle="Set your first weekly goal in a minute." tab="Sign Up">
       <SignupForm />
     </AuthCard>
   );
@@ -42,6 +54,7 @@ export function SignupRoute() {
 
 /** `/` (§2): the landing page on the web; in the native app, /app when signed in, else /login. */
 export function LandingRoute() {
+  useDocumentTitle('Weekly running goals with money on the line');
   return platform().shell.hasLanding ? <LandingPage /> : <ShellHome />;
 }
 

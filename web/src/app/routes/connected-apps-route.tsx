@@ -1,36 +1,104 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Page } from '../../components/page.tsx';
 import { useToast } from '../../components/toast.tsx';
+import { useDisconnectConnection, useSyncConnection } from '../../features/connected-apps/api/connection-mutations.ts';
+import { useConnections } from '../../features/connected-apps/api/get-connections.ts';
 import { startConnection } from '../../features/connected-apps/api/start-connection.ts';
+import { ServiceCard } from '../../features/connected-apps/components/service-card.tsx';
+import { type ConnectionReturn, connectionReturn } from '../../features/connected-apps/connection-return.ts';
+import { useMe } from '../../features/user/api/get-me.ts';
+import { errorMessage } from '../../lib/api-error.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { countOf } from '../../lib/format.ts';
+import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
 
+/**
+ * §1, §2: Strava is active; Garmin looks connectable and its Connect answers the API's not-implemented message;
+ * Apple Health and Google Fit are coming soon.
+ */
 const SERVICES = [
-  { name: 'Strava', text: 'Sync your runs automatically.', active: true },
-  { name: 'Garmin', text: 'Coming soon', active: false },
-  { name: 'Apple Health', text: 'Coming soon', active: false },
-  { name: 'Google Fit', text: 'Coming soon', active: false },
+  { provider: 'strava', name: 'Strava', text: 'Sync your runs automatically.', available: true },
+  { provider: 'garmin', name: 'Garmin', text: 'Sync runs from your Garmin watch.', available: true },
+  {
+    provider: 'apple-health',
+    name: 'Apple Health',
+    text: 'Bring in workouts from the Health app on iPhone.',
+    available: false,
+  },
+  { provider: 'google-fit', name: 'Google Fit', text: 'Bring in runs from Google Fit on Android.', available: false },
 ] as const;
 
-/** Connected apps (§2): Strava active, the others disabled; Connect leaves for the provider's OAuth page. */
+/**
+ * Connected apps (§2, §4): Connect leaves for the provider's OAuth page; the return (?success= or ?error=) is
+ * announced here, the backfill it started is shown until done; a connected service offers Sync Now and Disconnect.
+ */
 export function ConnectedAppsRoute() {
   const toast = useToast();
-  const connect = async (name: string) => {
+  const { session } = useAuth();
+  const me = useMe();
+  const connections = useConnections();
+  const sync = useSyncConnection();
+  const disconnect = useDisconnectConnection();
+  const [params, setParams] = useSearchParams();
+  // Read once: the query is then dropped from the address so a reload does not announce the return again.
+  const [announced, setAnnounced] = useState<ConnectionReturn | null>(() => connectionReturn(params));
+  useEffect(() => {
+    if (params.has('success') || params.has('error')) setParams({}, { replace: true });
+  }, [params, setParams]);
+
+  const connect = async (provider: string, name: string) => {
+    if (!session) {
+      toast.show({ tone: 'error', title: 'Please log in to connect apps' });
+      return;
+    }
     try {
-      window.location.assign(await startConnection(name.toLowerCase()));
-    } catch {
-      toast.show({ tone: 'error', title: `Failed to connect to ${name}` });
+      window.location.assign(await startConnection(provider));
+    } catch (error) {
+      toast.show({ tone: 'error', title: `Failed to connect to ${name}`, description: errorMessage(error, '') });
     }
   };
+  const syncNow = (provider: string) =>
+    sync.mutate(provider, {
+      onSuccess: (result) =>
+        toast.show({
+          tone: 'success',
+          title: 'Sync complete',
+          description: result.imported === 0 ? 'No new runs.' : `${countOf(result.imported, 'new run')} imported.`,
+        }),
+      onError: (error) => toast.show({ tone: 'error', title: 'Sync failed', description: errorMessage(error, '') }),
+    });
+  const disconnectNow = (provider: string, name: string) => {
+    if (!window.confirm(`Disconnect ${name}? Runs already imported stay in your history.`)) return;
+    setAnnounced(null);
+    disconnect.mutate(provider, {
+      onSuccess: () => toast.show({ tone: 'success', title: `${name} disconnected` }),
+      onError: (error) =>
+        toast.show({ tone: 'error', title: 'Failed to disconnect account', description: errorMessage(error, '') }),
+    });
+  };
+
+  const list = connections.data ?? [];
   return (
-    <Page title="Connected Apps">
+    <Page title="Connected Apps" back="/profile">
+      {announced ? (
+        <p className={`card return-message ${announced.tone}`} role={announced.tone === 'error' ? 'alert' : 'status'}>
+          {announced.message}
+        </p>
+      ) : null}
       {SERVICES.map((s) => (
-        <section key={s.name} className={s.active ? 'card service' : 'card service disabled'}>
-          <div>
-            <h2>{s.name}</h2>
-            <p className="muted small">{s.text}</p>
-          </div>
-          <button type="button" className="button primary small" disabled={!s.active} onClick={() => connect(s.name)}>
-            {s.active ? 'Connect' : 'Coming soon'}
-          </button>
-        </section>
+        <ServiceCard
+          key={s.provider}
+          name={s.name}
+          text={s.text}
+          available={s.available}
+          connection={list.find((c) => c.provider === s.provider) ?? null}
+          timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE}
+          busy={sync.isPending || disconnect.isPending}
+          onConnect={() => connect(s.provider, s.name)}
+          onSync={() => syncNow(s.provider)}
+          onDisconnect={() => disconnectNow(s.provider, s.name)}
+        />
       ))}
     </Page>
   );

@@ -13,9 +13,12 @@ import { useMe } from '../../features/user/api/get-me.ts';
 import { GreetingCard } from '../../features/user/components/greeting-card.tsx';
 import { StreakCards } from '../../features/user/components/streak-cards.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { useDocumentTitle } from '../../lib/document-title.ts';
+import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
 
 /** The dashboard (§2 /app). */
 export function DashboardRoute() {
+  useDocumentTitle('Home');
   const me = useMe();
   const current = useCurrentGoal();
   const upcoming = useUpcomingGoal();
@@ -35,7 +38,7 @@ export function DashboardRoute() {
         <NoGoalCard />
       )}
       {upcoming.data ? <UpcomingGoalCard goal={upcoming.data} /> : null}
-      <ActivityFeed timeZone={me.data?.timezone ?? 'America/New_York'} />
+      <ActivityFeed timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE} />
       <Link to="/run" className="fab" aria-label="Start a run">
         <Icon name="play" size={24} />
       </Link>

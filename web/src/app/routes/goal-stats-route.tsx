@@ -1,11 +1,11 @@
 import { Link, useParams } from 'react-router';
-import { formatDistance } from '../../../../domain/shared/units.ts';
+import { formatDistance, formatSpeed } from '../../../../domain/shared/units.ts';
 import { Page } from '../../components/page.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useGoalStats } from '../../features/goals/api/get-goal-stats.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useDistanceUnit } from '../../lib/distance-unit.ts';
-import { formatDateTime, formatDuration, formatPace } from '../../lib/format.ts';
+import { formatDateTime, formatDuration, formatPace, weekOf } from '../../lib/format.ts';
 
 /** Goal statistics (§2): totals, pace and speed, achievement, the milestone text and the week's runs. */
 export function GoalStatsRoute() {
@@ -15,17 +15,20 @@ export function GoalStatsRoute() {
   if (isPending) return <Spinner />;
   if (error || !data) {
     return (
-      <Page title="Goal Stats">
-        <p className="field-error">{errorMessage(error, 'Failed to load stats')}</p>
-        <Link to="/goals">Back to Goals</Link>
+      <Page title="Goal Stats" back="/goals">
+        <p className="field-error" role="alert">
+          {errorMessage(error, 'Failed to load stats')}
+        </p>
       </Page>
     );
   }
   const s = data.stats;
   return (
-    <Page title="Goal Stats">
+    <Page title="Goal Stats" back="/goals">
       <section className="card">
-        <p className="eyebrow">{data.goal.status}</p>
+        <p className="eyebrow">
+          {weekOf(data.goal.period_start)} · {data.goal.status}
+        </p>
         <h2>{data.goal.percentage}% of goal</h2>
         {data.milestone ? <p className="motivation">{data.milestone}</p> : null}
       </section>
@@ -47,6 +50,10 @@ export function GoalStatsRoute() {
             <span className="muted small">Average pace</span>
             <strong>{formatPace(s.average_pace_sec_per_km, unit)}</strong>
           </div>
+          <div className="card stat">
+            <span className="muted small">Average speed</span>
+            <strong>{formatSpeed(s.average_speed_kmh, unit)}</strong>
+          </div>
         </div>
       ) : null}
       <section className="card">
@@ -55,14 +62,13 @@ export function GoalStatsRoute() {
         <ul className="list">
           {data.runs.map((r) => (
             <li key={r.id} className="list-row">
-              <span>{formatDateTime(r.started_at).date}</span>
+              <Link to={`/runs/${encodeURIComponent(r.id)}`}>{formatDateTime(r.started_at).date}</Link>
               <span>{formatDistance(r.distance_km, unit)}</span>
               <span className="muted">{formatDuration(r.duration_sec)}</span>
             </li>
           ))}
         </ul>
       </section>
-      <Link to="/goals">← Back to Goals</Link>
     </Page>
   );
 }

@@ -13,6 +13,22 @@ import type { Goal } from '../../lib/api-types.ts';
 import { formatDollars } from '../../../../domain/shared/money.ts';
 import { Icon } from '../../components/icon.tsx';
 
+/**
+ * What canceling costs, as the server does it (README "Money"): an upcoming goal holds nothing yet, so canceling it
+ * forfeits nothing; canceling a staked goal whose week has started forfeits the stake.
+ */
+function cancelText(goal: Goal): string {
+  if (goal.stake_amount_cents === 0) return 'This goal will be marked as canceled.';
+  const stake = formatDollars(goal.stake_amount_cents);
+  if (goal.status === 'upcoming') {
+    return `Nothing is held on your card yet, so canceling this upcoming goal forfeits nothing: your ${stake} stake is dropped.`;
+  }
+  const split = goal.charity_id
+    ? '80% to your charity, 20% service fee'
+    : 'kept as a service fee, as no charity was chosen';
+  return `Canceling now forfeits your ${stake} stake: it is taken from your card (${split}).`;
+}
+
 /** Goals (§2 /goals): active and upcoming cards, the plan/new button, the empty state, past goals, cancel. */
 export function GoalsRoute() {
   const current = useCurrentGoal();
@@ -66,27 +82,25 @@ export function GoalsRoute() {
         <Modal
           title={confirming.status === 'upcoming' ? 'Cancel upcoming goal?' : 'Cancel this goal?'}
           onClose={() => setConfirming(null)}
+          footer={
+            <>
+              <button type="button" className="button ghost" onClick={() => setConfirming(null)}>
+                Keep Goal
+              </button>
+              <button
+                type="button"
+                className="button danger"
+                onClick={() => {
+                  cancel.mutate(confirming.id);
+                  setConfirming(null);
+                }}
+              >
+                Yes, Cancel Goal
+              </button>
+            </>
+          }
         >
-          <p>
-            {confirming.stake_amount_cents > 0
-              ? `Canceling forfeits your ${formatDollars(confirming.stake_amount_cents)} stake: it will be captured.`
-              : 'This goal will be marked as canceled.'}
-          </p>
-          <footer className="wizard-actions">
-            <button type="button" className="button ghost" onClick={() => setConfirming(null)}>
-              Keep Goal
-            </button>
-            <button
-              type="button"
-              className="button danger"
-              onClick={() => {
-                cancel.mutate(confirming.id);
-                setConfirming(null);
-              }}
-            >
-              Yes, Cancel Goal
-            </button>
-          </footer>
+          <p>{cancelText(confirming)}</p>
         </Modal>
       ) : null}
     </Page>

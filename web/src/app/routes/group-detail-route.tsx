@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { Page } from '../../components/page.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { ActivityFeed } from '../../features/feed/components/activity-feed.tsx';
@@ -9,6 +9,8 @@ import { useLeaveGroup } from '../../features/groups/api/group-mutations.ts';
 import { GroupMembers } from '../../features/groups/components/group-members.tsx';
 import { TeamChallenges } from '../../features/groups/components/team-challenges.tsx';
 import { useMe } from '../../features/user/api/get-me.ts';
+import { copyText } from '../../lib/share.ts';
+import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
 
 /**
  * Group detail (§2): members, owner's invite code, leave, level leaderboard, team challenges, group feed; or Group
@@ -21,28 +23,28 @@ export function GroupDetailRoute() {
   const me = useMe();
   const leave = useLeaveGroup();
   const navigate = useNavigate();
-  const [copied, setCopied] = useState(false);
+  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   if (group.isPending) return <Spinner />;
   if (!group.data) {
     return (
-      <Page title="Group not found">
+      <Page title="Group not found" back="/groups">
         <p className="muted">This group does not exist, or you are not a member.</p>
-        <Link to="/groups">← Back to Groups</Link>
       </Page>
     );
   }
   const g = group.data;
-  const copy = async () => {
-    await navigator.clipboard?.writeText(g.invite_code ?? '').catch(() => undefined);
-    setCopied(true);
-    setTimeout(() => setCopied(false), 2_000);
+  // 'Copied!' only when the clipboard took the code (§9: for 2 s); a refusal says so, and the code stays selectable.
+  const copyCode = async () => {
+    const copied = await copyText(g.invite_code ?? '');
+    setCopy(copied ? 'copied' : 'failed');
+    if (copied) setTimeout(() => setCopy('idle'), 2_000);
   };
   const onLeave = () => {
     if (!window.confirm('Are you sure you want to leave this group?')) return;
     leave.mutate(g.id, { onSuccess: () => navigate('/groups') });
   };
   return (
-    <Page title={g.name}>
+    <Page title={g.name} back="/groups">
       <p className="muted">
         {g.member_count} {g.member_count === 1 ? 'member' : 'members'}
       </p>
@@ -50,9 +52,14 @@ export function GroupDetailRoute() {
         <section className="card invite">
           <span className="muted small">Invite code</span>
           <code className="invite-code">{g.invite_code}</code>
-          <button type="button" className="button ghost small" onClick={copy}>
-            {copied ? 'Copied!' : 'Copy'}
+          <button type="button" className="button ghost small" onClick={copyCode}>
+            {copy === 'copied' ? 'Copied!' : 'Copy'}
           </button>
+          {copy === 'failed' ? (
+            <p className="field-error small" role="alert">
+              Could not copy. Select the code to copy it.
+            </p>
+          ) : null}
         </section>
       ) : null}
       <GroupMembers members={g.members} />
@@ -73,7 +80,7 @@ export function GroupDetailRoute() {
         </ol>
       </section>
       <TeamChallenges groupId={g.id} />
-      <ActivityFeed groupId={g.id} timeZone={me.data?.timezone ?? 'America/New_York'} />
+      <ActivityFeed groupId={g.id} timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE} />
       {g.role !== 'owner' ? (
         <button type="button" className="button ghost danger block" onClick={onLeave}>
           Leave Group

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useDocumentTitle } from '../../lib/document-title.ts';
 
 function LegalPage({ title, children }: { readonly title: string; readonly children: ReactNode }) {
+  useDocumentTitle(title);
   return (
     <main className="page legal">
       <Link to="/" className="muted small">
@@ -19,9 +21,10 @@ export function TermsRoute() {
     <LegalPage title="Terms of Service">
       <p>You must be at least 18 years old to use StrideStake.</p>
       <p>
-        When you add a stake, we place an authorization hold on your card (for example a $5 hold). If you meet your
-        weekly goal, the hold is released. If you miss it or cancel the goal, the stake is captured: 80% goes to the
-        charity you chose and 20% is our service fee; without a charity, 100% is kept as the fee.
+        When you add a stake, we place an authorization hold on your card (for example a $5 hold) when the goal’s week
+        starts. If you meet your weekly goal, the hold is released. If you miss it, or cancel the goal once its week has
+        started, the stake is captured: 80% goes to the charity you chose and 20% is our service fee; without a charity,
+        100% is kept as the fee. Canceling a goal before its week starts costs nothing.
       </p>
       <p>Goals run Monday to Sunday. Settlement happens Monday 00:00 Eastern after the week ends.</p>
     </LegalPage>

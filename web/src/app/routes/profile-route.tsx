@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
 import { Page } from '../../components/page.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { BadgeGrid } from '../../features/badges/components/badge-grid.tsx';
@@ -9,6 +10,7 @@ import { HowItWorksModal } from '../../features/profile/components/how-it-works-
 import { NotificationSettingsModal } from '../../features/profile/components/notification-settings-modal.tsx';
 import { TimezoneModal } from '../../features/profile/components/timezone-modal.tsx';
 import { UnitModal } from '../../features/profile/components/unit-modal.tsx';
+import { SavedCards } from '../../features/goals/components/saved-cards.tsx';
 import { StakeList } from '../../features/stakes/components/stake-list.tsx';
 import { useMe } from '../../features/user/api/get-me.ts';
 import { useXp } from '../../features/user/api/get-xp.ts';
@@ -66,10 +68,13 @@ export function ProfileRoute() {
           </button>
         ))}
       </div>
-      <section className="card">{tab === 'badges' ? <BadgeGrid /> : <StakeList />}</section>
+      <section className="card">
+        {tab === 'badges' ? <BadgeGrid /> : <StakeList timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE} />}
+      </section>
 
       {me.data ? <ActivityHeatmap timeZone={me.data.timezone} /> : null}
       {demo ? null : <DonationImpactCard />}
+      {demo ? null : <SavedCards />}
 
       <section className="card">
         <ul className="list settings">
@@ -110,9 +115,19 @@ export function ProfileRoute() {
             </button>
           </li>
           <li>
-            <label className="list-row">
-              <span>Demo mode</span>
-              <input type="checkbox" checked={demo} onChange={(e) => setDemoMode(e.target.checked)} />
+            <label className="list-row switch-row">
+              <span>
+                Demo mode
+                <span className="muted small">Sample data in this browser; nothing is saved to your account</span>
+              </span>
+              <input
+                type="checkbox"
+                role="switch"
+                className="switch"
+                checked={demo}
+                aria-checked={demo}
+                onChange={(e) => setDemoMode(e.target.checked)}
+              />
             </label>
           </li>
         </ul>

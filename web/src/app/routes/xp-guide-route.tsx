@@ -6,7 +6,7 @@ import { Page } from '../../components/page.tsx';
 /** The XP guide (§2): earning rules and the tier list, from the shared domain constants. */
 export function XpGuideRoute() {
   return (
-    <Page title="XP Guide">
+    <Page title="XP Guide" back="/profile">
       <section className="card">
         <h2>How to earn XP</h2>
         <ul className="list">

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goalNeedsCelebration, pickBadgeToCelebrate } from './celebration-pick.ts';
+import { goalCelebrationMessage, goalNeedsCelebration, pickBadgeToCelebrate } from './celebration-pick.ts';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const daysAgo = (d: number) => new Date(NOW - d * 86_400_000).toISOString();
@@ -32,5 +33,22 @@ describe('goalNeedsCelebration', () => {
     expect(goalNeedsCelebration({ id: 'g', percentage: 99.9 }, new Set())).toBe(false);
     expect(goalNeedsCelebration({ id: 'g', percentage: 120 }, new Set(['g']))).toBe(false);
     expect(goalNeedsCelebration(null, new Set())).toBe(false);
+  });
+});
+
+describe('goalCelebrationMessage', () => {
+  it('tells a staked goal its hold is released, and never mentions a stake to a free goal', () => {
+    expect(goalCelebrationMessage(1000)).toBe('Your $10 hold is released and your streak keeps growing. Keep it up!');
+    expect(goalCelebrationMessage(0)).toBe('Your streak keeps growing. Keep it up!');
+  });
+
+  it('property: money is mentioned exactly when there was a stake', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 10_000_00 })), (cents) => {
+        const message = goalCelebrationMessage(cents);
+        expect(/stake|hold|\$/i.test(message)).toBe(cents > 0);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

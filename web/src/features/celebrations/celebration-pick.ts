@@ -1,6 +1,10 @@
-/** Only badges earned this recently are celebrated, and only this many uncelebrated ones are looked at (§9). */
-export const BADGE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
-export const BADGE_LOOKUP_LIMIT = 5;
+import { Temporal } from 'temporal-polyfill';
+import { badgeToCelebrate } from '../../../../domain/badge/celebration.ts';
+import { CELEBRATION_LOOKUP_LIMIT } from '../../../../domain/badge/policy.ts';
+import { formatDollars } from '../../../../domain/shared/money.ts';
+
+/** How many uncelebrated badges the pick looks at (§9), so the app asks the server for no more. */
+export const BADGE_LOOKUP_LIMIT = CELEBRATION_LOOKUP_LIMIT;
 
 /** §9: the celebration appears after 800 ms, the badge celebration 500 ms after that. */
 export const GOAL_CELEBRATION_DELAY_MS = 800;
@@ -13,25 +17,22 @@ export interface BadgeCandidate {
 }
 
 /**
- * The badge to celebrate now (§4): among the first 5 uncelebrated badges (server order is newest first, but the
- * sort makes that not matter), the newest one earned within 7 days. A badge remembered locally counts as
- * celebrated, so a failed celebrate call does not bring the pop-up back on every visit.
+ * The badge to celebrate now, by the domain's pick (domain/badge/celebration.ts: the newest of the first 5
+ * uncelebrated badges earned within 7 days). A badge remembered locally counts as celebrated, so a failed celebrate
+ * call does not bring the pop-up back on every visit.
  */
 export function pickBadgeToCelebrate<T extends BadgeCandidate>(
   badges: readonly T[],
   nowMs: number,
   celebratedLocally: ReadonlySet<string>,
 ): T | null {
-  const newestFirst = badges
+  const uncelebrated = badges
     .filter((b) => b.celebrated_at === null)
-    .slice(0, BADGE_LOOKUP_LIMIT)
-    .sort((a, b) => Date.parse(b.earned_at) - Date.parse(a.earned_at));
-  return (
-    newestFirst.find((b) => {
-      const earned = Date.parse(b.earned_at);
-      return !celebratedLocally.has(b.id) && Number.isFinite(earned) && nowMs - earned <= BADGE_WINDOW_MS;
-    }) ?? null
+    .map((badge) => ({ badge, earnedAt: badge.earned_at }));
+  const picked = badgeToCelebrate(uncelebrated, Temporal.Instant.fromEpochMilliseconds(nowMs), (c) =>
+    celebratedLocally.has(c.badge.id),
   );
+  return picked?.badge ?? null;
 }
 
 /** Whether the goal-complete celebration is due: the goal reached 100% and was not celebrated before (§4). */
@@ -40,4 +41,14 @@ export function goalNeedsCelebration(
   celebratedLocally: ReadonlySet<string>,
 ): boolean {
   return !!goal && goal.percentage >= 100 && !celebratedLocally.has(goal.id);
+}
+
+/**
+ * The goal-complete celebration's message: a staked goal's hold is released; a free goal had no stake, so the message
+ * does not mention one.
+ */
+export function goalCelebrationMessage(stakeAmountCents: number): string {
+  return stakeAmountCents > 0
+    ? `Your ${formatDollars(stakeAmountCents)} hold is released and your streak keeps growing. Keep it up!`
+    : 'Your streak keeps growing. Keep it up!';
 }

@@ -1,17 +1,22 @@
 import { Temporal } from 'temporal-polyfill';
-import { BADGE_DEFINITIONS } from '../../../../domain/gamification/badge-definitions.ts';
-import { levelProgress } from '../../../../domain/gamification/levels.ts';
-import { tierForLevel } from '../../../../domain/gamification/tiers.ts';
-import { XP_PER_GOAL, XP_PER_KM } from '../../../../domain/gamification/xp.ts';
 import { targetError, storedTarget } from '../../../../domain/goal/target.ts';
-import { formatDollars } from '../../../../domain/shared/money.ts';
-import { nextWeekStart, weekStartOf } from '../../../../domain/shared/week.ts';
+import { type GpsPosition, gpsDistanceKm } from '../../../../domain/run/geo.ts';
+import { isWithinWeek, nextWeekStart, weekStartingOn, weekStartOf } from '../../../../domain/shared/week.ts';
+import { milestoneText } from '../../../../domain/stats/milestones.ts';
+import { runTotals } from '../../../../domain/stats/run-totals.ts';
+import { DEFAULT_NOTIFICATION_PREFERENCES } from '../../../../domain/validation/notifications.ts';
 import { ApiError } from '../api-error.ts';
 import type { HttpMethod } from '../api.ts';
-import { type DemoState, loadDemoState, saveDemoState } from './demo-data.ts';
+import { type DemoRun, type DemoState, loadDemoState, saveDemoState } from './demo-data.ts';
+import { demoFeedRoutes } from './demo-feed.ts';
 import { demoGoalJson } from './demo-goals.ts';
+import { demoGroupRoutes } from './demo-groups.ts';
+import { DEMO_USER_ID, type DemoBody, type DemoRoute } from './demo-route.ts';
+import { demoVerification } from './demo-verdict.ts';
+import { DEMO_EARNED_BADGES, demoRunXpRows, demoStreak, demoXp } from './demo-xp.ts';
 
-const DEMO_USER_ID = 'demo-user';
+/** The demo's open GPS session, if any (in memory: a reload mid-run ends it, as the demo keeps no server). */
+let demoSession: { id: string; startedAt: string } | null = null;
 const DEMO_CHARITIES = [
   { id: 'demo-charity-1', name: 'Girls on the Run', description: 'Confidence through running.', logo_url: null },
   {
@@ -22,26 +27,7 @@ const DEMO_CHARITIES = [
   },
 ];
 
-type Body = Record<string, unknown> | undefined;
-type Handler = (state: DemoState, now: number, match: RegExpMatchArray, body: Body, query: URLSearchParams) => unknown;
-
 const goalsOf = (state: DemoState, now: number) => state.goals.map((g) => demoGoalJson(state, g, now));
-
-function xpOf(state: DemoState, now: number) {
-  const runXp = state.runs.reduce((sum, r) => sum + Math.floor(r.distance_km * XP_PER_KM), 0);
-  const goalXp = goalsOf(state, now).filter((g) => g.status === 'completed').length * XP_PER_GOAL;
-  const total = runXp + goalXp;
-  const p = levelProgress(total);
-  return {
-    total_xp: total,
-    level: p.level,
-    level_label: p.label,
-    tier: tierForLevel(p.level).name,
-    xp_into_level: p.xpIntoLevel,
-    xp_for_level: p.xpForLevel,
-    xp_to_next_level: p.xpToNextLevel,
-  };
-}
 
 function runJson(r: DemoState['runs'][number]) {
   return {
@@ -53,22 +39,13 @@ function runJson(r: DemoState['runs'][number]) {
 
 const sortedRuns = (state: DemoState) => [...state.runs].sort((a, b) => b.started_at.localeCompare(a.started_at));
 
-const DEMO_NOTIFICATION_PREFERENCES = {
-  upcoming_goal_enabled: true,
-  midweek_update_enabled: true,
-  ending_soon_enabled: true,
-  upcoming_goal_time: '18:00:00',
-  midweek_update_time: '18:00:00',
-  ending_soon_time: '09:00:00',
-};
-
 /** The demo answers, by method and path; the shapes are those of the real API. */
-const routes: [HttpMethod, RegExp, Handler][] = [
+const routes: readonly DemoRoute[] = [
   [
     'GET',
     /^\/auth\/me$/,
     (s, now) => {
-      const xp = xpOf(s, now);
+      const xp = demoXp(s, now);
       return {
         user: {
           id: DEMO_USER_ID,
@@ -91,18 +68,8 @@ const routes: [HttpMethod, RegExp, Handler][] = [
       return { user: { id: DEMO_USER_ID, timezone: s.timezone } };
     },
   ],
-  ['GET', /^\/me\/xp$/, (s, now) => ({ success: true, data: xpOf(s, now) })],
-  [
-    'GET',
-    /^\/me\/streak$/,
-    (s, now) => {
-      const done = goalsOf(s, now).filter((g) => g.status === 'completed').length;
-      return {
-        success: true,
-        data: { current_streak: done, longest_streak: Math.max(done, 3), last_completed_week: null },
-      };
-    },
-  ],
+  ['GET', /^\/me\/xp$/, (s, now) => ({ success: true, data: demoXp(s, now) })],
+  ['GET', /^\/me\/streak$/, (s, now) => ({ success: true, data: demoStreak(s, now) })],
   [
     'GET',
     /^\/goals\/current$/,
@@ -161,7 +128,17 @@ const routes: [HttpMethod, RegExp, Handler][] = [
     (s, now, m) => {
       const goal = s.goals.find((g) => g.id === m[1]);
       if (!goal) throw new ApiError('Goal not found', 404);
-      return { success: true, goal: demoGoalJson(s, goal, now), stats: null, runs: [] };
+      // The week's runs and their figures by the same rules as the server (§2 goal stats).
+      const week = weekStartingOn(goal.week_start, s.timezone);
+      const runs = sortedRuns(s).filter((r) => isWithinWeek(Temporal.Instant.from(r.started_at), week));
+      const stats = runTotals(runs);
+      return {
+        success: true,
+        goal: demoGoalJson(s, goal, now),
+        stats,
+        runs: runs.map(runJson),
+        milestone: milestoneText(stats.total_distance_km),
+      };
     },
   ],
   [
@@ -190,14 +167,60 @@ const routes: [HttpMethod, RegExp, Handler][] = [
     'POST',
     /^\/runs$/,
     (s, now, _m, body) => {
-      const run = {
+      const positions = Array.isArray(body?.positions) ? (body.positions as GpsPosition[]) : [];
+      const run: DemoRun = {
         id: `demo-run-${now}`,
         started_at: String(body?.started_at ?? new Date(now).toISOString()),
-        distance_km: Number(body?.distance_km ?? 0),
+        distance_km: positions.length >= 2 ? gpsDistanceKm(positions) : Number(body?.distance_km ?? 0),
         duration_sec: Number(body?.duration_sec ?? 0),
         source: 'gps',
         notes: null,
+        recorded_at: new Date(now).toISOString(),
       };
+      run.verification = demoVerification(run, positions);
+      s.runs.push(run);
+      const current = goalsOf(s, now).find((g) => g.days_left !== null) ?? null;
+      return { success: true, data: runJson(run), goal: current };
+    },
+  ],
+  // The tracker's server session (§4 GPS run): the demo keeps it in memory and saves the run from its fixes.
+  [
+    'POST',
+    /^\/runs\/gps\/start$/,
+    (_s, now) => {
+      if (demoSession !== null) throw new ApiError('Tracking is already active', 409);
+      demoSession = { id: `demo-session-${now}`, startedAt: new Date(now).toISOString() };
+      return { success: true, data: { session_id: demoSession.id, started_at: demoSession.startedAt } };
+    },
+  ],
+  [
+    'POST',
+    /^\/runs\/gps\/positions$/,
+    (_s, _n, _m, body) => {
+      if (demoSession === null || body?.session_id !== demoSession.id)
+        throw new ApiError('No GPS tracking is active', 409);
+      return { success: true, data: { session_id: demoSession.id, received: 0 } };
+    },
+  ],
+  [
+    'POST',
+    /^\/runs\/gps\/finish$/,
+    (s, now, _m, body) => {
+      const session = demoSession;
+      if (session === null) throw new ApiError('No GPS tracking is active', 409);
+      demoSession = null;
+      const positions = Array.isArray(body?.positions) ? (body.positions as GpsPosition[]) : [];
+      if (body?.discard === true) return { success: true, data: null, goal: null };
+      const run: DemoRun = {
+        id: `demo-run-${now}`,
+        started_at: session.startedAt,
+        distance_km: gpsDistanceKm(positions),
+        duration_sec: Math.round(Number(body?.duration_sec ?? (now - Date.parse(session.startedAt)) / 1000)),
+        source: 'gps',
+        notes: null,
+        recorded_at: new Date(now).toISOString(),
+      };
+      run.verification = demoVerification(run, positions);
       s.runs.push(run);
       const current = goalsOf(s, now).find((g) => g.days_left !== null) ?? null;
       return { success: true, data: runJson(run), goal: current };
@@ -213,53 +236,9 @@ const routes: [HttpMethod, RegExp, Handler][] = [
   ],
   [
     'GET',
-    /^\/feed$/,
-    (s, now, _m, _b, q) => {
-      const filter = q.get('filter') ?? 'all';
-      const runs = filter === 'all' || filter === 'runs' ? sortedRuns(s).slice(0, 6) : [];
-      const stakes =
-        filter === 'all' || filter === 'stakes' ? goalsOf(s, now).filter((g) => g.stake_amount_cents > 0) : [];
-      const cards = [
-        ...runs.map((r) => ({
-          id: `feed-${r.id}`,
-          event_type: 'run_completed',
-          created_at: r.started_at,
-          event_data: {
-            user_name: s.display_name,
-            distance_km: r.distance_km,
-            duration_sec: r.duration_sec,
-            xp_earned: Math.floor(r.distance_km * XP_PER_KM),
-          },
-        })),
-        ...stakes.map((g) => ({
-          id: `feed-${g.id}`,
-          event_type: 'stake_created',
-          created_at: g.created_at ?? new Date(now).toISOString(),
-          event_data: {
-            user_name: s.display_name,
-            goal_type: g.type,
-            amount: formatDollars(g.stake_amount_cents),
-            has_charity: g.charity_id !== null,
-          },
-        })),
-      ]
-        .sort((a, b) => b.created_at.localeCompare(a.created_at))
-        .map((c) => ({
-          ...c,
-          user_id: DEMO_USER_ID,
-          group_id: null,
-          is_visible: true,
-          display_name: s.display_name,
-          reactions: { thumbs_up: 1, clap: 0, fire: 2, reactions: [] },
-        }));
-      return { success: true, data: cards, next_cursor: null };
-    },
-  ],
-  [
-    'GET',
     /^\/me\/badges$/,
     (s) => {
-      const earned = BADGE_DEFINITIONS.slice(0, 3);
+      const earned = DEMO_EARNED_BADGES;
       return {
         success: true,
         data: earned.map((d, i) => ({
@@ -280,7 +259,7 @@ const routes: [HttpMethod, RegExp, Handler][] = [
     /^\/stakes$/,
     (s, now) => ({
       success: true,
-      data: goalsOf(s, now)
+      stakes: goalsOf(s, now)
         .filter((g) => g.stake_amount_cents > 0)
         .map((g) => {
           const status = g.status === 'completed' ? 'succeeded' : g.status === 'missed' ? 'lost' : 'active';
@@ -296,6 +275,10 @@ const routes: [HttpMethod, RegExp, Handler][] = [
               : null,
             status,
             label,
+            on_hold: status === 'active',
+            payment_problem: null,
+            decline_code: null,
+            next_attempt_at: null,
             created_at: g.created_at,
           };
         }),
@@ -322,25 +305,41 @@ const routes: [HttpMethod, RegExp, Handler][] = [
     },
   ],
   // Notification settings answer the §9 defaults and accept changes without keeping them (nothing is sent in demo).
-  ['GET', /^\/me\/notification-preferences$/, () => ({ success: true, data: DEMO_NOTIFICATION_PREFERENCES })],
+  ['GET', /^\/me\/notification-preferences$/, () => ({ success: true, data: DEFAULT_NOTIFICATION_PREFERENCES })],
   [
     'PUT',
     /^\/me\/notification-preferences$/,
     (_s, _n, _m, body) => ({
       success: true,
-      data: { ...DEMO_NOTIFICATION_PREFERENCES, ...(body ?? {}) },
+      data: { ...DEFAULT_NOTIFICATION_PREFERENCES, ...(body ?? {}) },
     }),
   ],
   ['POST', /^\/notifications\/test$/, () => ({ success: true, data: null })],
+  ['GET', /^\/surge\/active$/, () => ({ success: true, data: null })],
   [
     'GET',
-    /^\/groups\/[^/]+\/challenges$/,
-    () => ({ success: true, data: { weeklyDistance: [], streaks: [], fastestPaces: [] } }),
+    /^\/me\/xp-history$/,
+    (s, now, _m, _b, q) => {
+      const ids = new Set((q.get('run_ids') ?? '').split(',').filter(Boolean));
+      const rows = demoRunXpRows(s, now);
+      return { success: true, data: s.runs.filter((r) => ids.has(r.id)).flatMap((r) => rows.get(r.id) ?? []) };
+    },
   ],
-  ['GET', /^\/surge\/active$/, () => ({ success: true, data: null })],
-  ['GET', /^\/groups$/, () => ({ success: true, groups: [] })],
+  // No service is connected in the demo; connecting needs an account (the screen says so before asking).
+  ['GET', /^\/api\/integrations$/, () => ({ success: true, data: [] })],
+  ...demoGroupRoutes,
+  ...demoFeedRoutes,
   ['GET', /^\/api\/payment\/config$/, () => ({ publishableKey: null, gateway: 'local' })],
   ['POST', /^\/api\/payment\/setup-intent$/, () => ({ clientSecret: 'demo_secret', setupIntentId: 'demo_setup' })],
+  // Demo mode takes no money: any card number "saves", and no card is kept for next time.
+  ['GET', /^\/api\/payment\/payment-methods$/, () => ({ success: true, paymentMethods: [] })],
+  [
+    'POST',
+    /^\/api\/payment\/local\/setup-intent\/confirm$/,
+    () => ({
+      setupIntent: { id: 'demo_setup', status: 'succeeded', payment_method: 'pm_demo_card', next_action: null },
+    }),
+  ],
 ];
 
 /**
@@ -354,7 +353,7 @@ export async function demoRequest<T>(method: HttpMethod, pathWithQuery: string, 
     const match = m === method ? url.pathname.match(pattern) : null;
     if (!match) continue;
     const state = loadDemoState(now);
-    const answer = handler(state, now, match, body as Body, url.searchParams);
+    const answer = handler(state, now, match, body as DemoBody, url.searchParams);
     if (method !== 'GET') saveDemoState(state);
     return answer as T;
   }

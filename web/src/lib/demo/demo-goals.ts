@@ -1,18 +1,42 @@
 import { Temporal } from 'temporal-polyfill';
 import { motivationalMessage } from '../../../../domain/gamification/motivation.ts';
+import { type GoalRun, goalProgress } from '../../../../domain/goal/progress.ts';
 import { isTargetReached, percentageOf } from '../../../../domain/goal/state.ts';
+import { countableRun } from '../../../../domain/run/count-once.ts';
 import { daysLeftInWeek } from '../../../../domain/shared/days-left.ts';
-import { round2 } from '../../../../domain/shared/units.ts';
-import { isWithinWeek, weekStartingOn, weekStartOf } from '../../../../domain/shared/week.ts';
+import { weekStartingOn, weekStartOf } from '../../../../domain/shared/week.ts';
 import type { Goal, GoalStatus } from '../api-types.ts';
-import type { DemoGoal, DemoState } from './demo-data.ts';
+import type { DemoGoal, DemoRun, DemoState } from './demo-data.ts';
+import { DEMO_USER_ID } from './demo-route.ts';
+import { demoRecordedAt, demoVerification } from './demo-verdict.ts';
 
-/** A demo goal as the API would answer it, with progress counted from the demo runs by the shared rules. */
+/** A demo run as goal progress sees it: its claimed time, when it was saved and its verdict. */
+export function demoGoalRun(run: DemoRun): GoalRun {
+  const recorded = {
+    runId: run.id,
+    startedAt: run.started_at,
+    durationSec: run.duration_sec,
+    verification: run.verification ?? demoVerification(run),
+  };
+  return { ...countableRun(recorded, demoRecordedAt(run)), userId: DEMO_USER_ID };
+}
+
+/**
+ * A demo goal as the API would answer it, its progress counted from the demo runs by the server's own rule
+ * (domain/goal/progress.ts: the week in the goal's zone, the run policy for a staked or a free goal, each run once).
+ */
 export function demoGoalJson(state: DemoState, goal: DemoGoal, nowMs: number): Goal {
   const now = Temporal.Instant.fromEpochMilliseconds(nowMs);
-  const week = weekStartingOn(goal.week_start, state.timezone);
-  const inWeek = state.runs.filter((r) => isWithinWeek(Temporal.Instant.from(r.started_at), week));
-  const progress = goal.type === 'distance' ? round2(inWeek.reduce((sum, r) => sum + r.distance_km, 0)) : inWeek.length;
+  const progress = goalProgress(
+    {
+      userId: DEMO_USER_ID,
+      type: goal.type,
+      stakeAmountCents: goal.stake_amount_cents,
+      weekStart: goal.week_start,
+      timeZone: state.timezone,
+    },
+    state.runs.map(demoGoalRun),
+  );
   const percentage = percentageOf(progress, goal.target_value);
   const thisWeek = weekStartOf(now, state.timezone);
   let status: GoalStatus;
@@ -21,10 +45,14 @@ export function demoGoalJson(state: DemoState, goal: DemoGoal, nowMs: number): G
   else if (isTargetReached(progress, goal.target_value)) status = 'completed';
   else status = goal.week_start === thisWeek ? 'active' : 'missed';
   const live = goal.week_start === thisWeek && !goal.canceled;
+  const week = weekStartingOn(goal.week_start, state.timezone);
+  const settled = goal.week_start < thisWeek && !goal.canceled;
   return {
     id: goal.id,
     type: goal.type,
     target_value: goal.target_value,
+    entered_value: goal.target_value,
+    entered_unit: 'km',
     status,
     progress,
     percentage,
@@ -36,6 +64,11 @@ export function demoGoalJson(state: DemoState, goal: DemoGoal, nowMs: number): G
     charity_id: goal.charity_id,
     days_left: live ? daysLeftInWeek(now, state.timezone) : null,
     created_at: goal.created_at,
+    activated_at: goal.week_start <= thisWeek && !goal.canceled ? week.start.toString() : null,
     completed_at: status === 'completed' ? now.toString() : null,
+    completed_progress: status === 'completed' ? progress : null,
+    closed_at: settled ? week.end.toString() : null,
+    canceled_at: goal.canceled ? goal.created_at : null,
+    stake_forfeited: false,
   };
 }

@@ -1,12 +1,7 @@
-import { Capacitor } from '@capacitor/core';
-import { capacitorDeepLinks } from '../../../../native/src/deep-links.ts';
-import { capacitorGeolocation } from '../../../../native/src/geolocation.ts';
-import { capacitorPush } from '../../../../native/src/push.ts';
-import { preferencesStorage } from '../../../../native/src/storage.ts';
 import { browserGeolocation, type Geolocation, installGeolocation } from '../geolocation.ts';
 import { installStorage, type KeyValueStorage } from '../storage.ts';
-import { NATIVE_AUTH_CALLBACK } from './auth-callback-url.ts';
-import { type PushMessaging, webPush } from './push.ts';
+import type { PushMessaging } from './push.ts';
+import { webPushMessaging } from './web-push.ts';
 
 /** What differs in the app's frame between the web and the native shell (§2), so pages ask this, not the platform. */
 export interface Shell {
@@ -35,17 +30,11 @@ export interface Platform {
 
 export { NATIVE_AUTH_CALLBACK } from './auth-callback-url.ts';
 
-/** What the factory needs to know about where it runs (Capacitor's answers, or a test's). */
-export interface PlatformEnv {
-  readonly isNative: boolean;
-  readonly platform: string;
-}
-
 function webPlatform(): Platform {
   return {
     name: 'web',
     geolocation: browserGeolocation(),
-    push: webPush(),
+    push: webPushMessaging(),
     shell: {
       hasLanding: true,
       signedOutRoute: '/',
@@ -57,33 +46,24 @@ function webPlatform(): Platform {
   };
 }
 
-function nativePlatform(name: 'ios' | 'android'): Platform {
-  return {
-    name,
-    geolocation: capacitorGeolocation(),
-    push: capacitorPush(name),
-    shell: {
-      hasLanding: false,
-      signedOutRoute: '/login',
-      permissionsOnboarding: true,
-      authRedirectUrl: () => NATIVE_AUTH_CALLBACK,
-    },
-    onUrlOpen: capacitorDeepLinks(),
-    openStorage: () => preferencesStorage(),
-  };
-}
-
-/** The factory: native implementations inside the Capacitor shell, web ones anywhere else. */
-export function createPlatform(env: PlatformEnv): Platform {
-  if (env.isNative && (env.platform === 'ios' || env.platform === 'android')) return nativePlatform(env.platform);
-  return webPlatform();
-}
-
+/*
+ * The web app owns these interfaces and knows no other implementation than its own. The native shell has its own
+ * entry (native/src/main.ts), which provides its implementations here before it loads the web app; so the web
+ * build carries no native code, and native/ depends on web/, never the reverse (ARCHITECTURE.md).
+ */
+let provided: Platform | null = null;
 let current: Platform | null = null;
 
-/** The platform the app runs on, chosen once by `Capacitor.isNativePlatform()`. */
+/** Called by a shell's entry before the app loads: the platform to use instead of the browser's. */
+export function providePlatform(platform: Platform): void {
+  if (current && current !== platform)
+    throw new Error('The platform was chosen already: provide it before the app loads');
+  provided = platform;
+}
+
+/** The platform the app runs on: the one a shell provided, else the web's. */
 export function platform(): Platform {
-  current ??= createPlatform({ isNative: Capacitor.isNativePlatform(), platform: Capacitor.getPlatform() });
+  current ??= provided ?? webPlatform();
   return current;
 }
 

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '../api.ts';
 import { authClient } from '../auth-client.ts';
 import { useAuth } from '../auth.tsx';
 import { storage } from '../storage.ts';
@@ -9,24 +8,16 @@ import { platform } from './index.ts';
 import { routeForNotification } from './notification-routes.ts';
 import { isOnboarded, markOnboarded } from './onboarding-state.ts';
 import { PermissionsOnboarding } from './permissions-onboarding.tsx';
-import type { PushRegistration } from './push.ts';
-import { syncPushToken } from './push-registration.ts';
+import { syncPush } from './push-sync.ts';
 
 /** §9: the permissions onboarding shows about 500 ms after sign-in. */
 export const ONBOARDING_DELAY_MS = 500;
 
-function sendToken(registration: PushRegistration): Promise<void> {
-  return api('/notifications/register', { method: 'POST', body: registration }).then(() => undefined);
-}
-
-function syncPush(): void {
-  void syncPushToken({ push: platform().push, storage, send: sendToken });
-}
-
 /**
  * The shell's behaviour around the pages, rendered once inside the router: notification taps open their route,
  * each sign-in registers the push token (retrying one left pending), and a user new to this device gets the
- * permissions onboarding, and the auth callback deep link signs in. On the web push is unsupported and there is no onboarding, so this does nothing there.
+ * permissions onboarding, and the auth callback deep link signs in. On the web there is no onboarding; push
+ * registers only where the user allowed it (notification settings) and the server has a Web Push key.
  */
 export function PlatformEffects() {
   const navigate = useNavigate();
@@ -57,7 +48,7 @@ export function PlatformEffects() {
   useEffect(() => {
     setOnboardingFor(null);
     if (!userId) return;
-    syncPush();
+    void syncPush();
     if (!platform().shell.permissionsOnboarding || isOnboarded(storage, userId)) return;
     const timer = setTimeout(() => setOnboardingFor(userId), ONBOARDING_DELAY_MS);
     return () => clearTimeout(timer);
@@ -68,5 +59,5 @@ export function PlatformEffects() {
     setOnboardingFor(null);
   }, [onboardingFor]);
 
-  return onboardingFor ? <PermissionsOnboarding onDone={done} onPushAllowed={syncPush} /> : null;
+  return onboardingFor ? <PermissionsOnboarding onDone={done} onPushAllowed={() => void syncPush()} /> : null;
 }

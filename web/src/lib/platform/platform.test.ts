@@ -1,69 +1,15 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
-// Capacitor's answers and the three plugins, as the factory sees them; each test sets where it "runs".
-const fake = vi.hoisted(() => ({
-  native: false,
-  platform: 'web',
-  prefs: new Map<string, string>(),
-  calls: [] as string[],
-}));
-
-vi.mock('@capacitor/core', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@capacitor/core')>();
-  return {
-    ...actual,
-    Capacitor: { ...actual.Capacitor, isNativePlatform: () => fake.native, getPlatform: () => fake.platform },
-  };
-});
-vi.mock('@capacitor/geolocation', () => ({
-  Geolocation: {
-    checkPermissions: async () => {
-      fake.calls.push('geolocation.checkPermissions');
-      return { location: 'granted', coarseLocation: 'granted' };
-    },
-    requestPermissions: async () => ({ location: 'granted', coarseLocation: 'granted' }),
-    watchPosition: async () => 'watch-1',
-    clearWatch: async () => {},
-  },
-}));
-vi.mock('@capacitor/push-notifications', () => ({
-  PushNotifications: {
-    checkPermissions: async () => {
-      fake.calls.push('push.checkPermissions');
-      return { receive: 'granted' };
-    },
-    requestPermissions: async () => ({ receive: 'granted' }),
-    register: async () => {},
-    addListener: async () => ({ remove: async () => {} }),
-  },
-}));
-vi.mock('@capacitor/preferences', () => ({
-  Preferences: {
-    keys: async () => ({ keys: [...fake.prefs.keys()] }),
-    get: async ({ key }: { key: string }) => ({ value: fake.prefs.get(key) ?? null }),
-    set: async ({ key, value }: { key: string; value: string }) => void fake.prefs.set(key, value),
-    remove: async ({ key }: { key: string }) => void fake.prefs.delete(key),
-  },
-}));
-
-/** A fresh copy of the platform modules, so the memoised choice is made again under the current fake. */
+/** A fresh copy of the platform modules, so the memoised choice is made again. */
 async function load() {
   vi.resetModules();
   const index = await import('./index.ts');
   const storage = await import('../storage.ts');
-  const geolocation = await import('../geolocation.ts');
-  return { ...index, ...storage, geolocation: geolocation.geolocation };
+  return { ...index, ...storage };
 }
 
-beforeEach(() => {
-  fake.native = false;
-  fake.platform = 'web';
-  fake.prefs.clear();
-  fake.calls.length = 0;
-});
-
-describe('platform factory', () => {
-  it('picks the web implementations when Capacitor says it is not native', async () => {
+describe('platform', () => {
+  it('is the web implementations when no shell provided one', async () => {
     const { platform } = await load();
     const p = platform();
     expect(p.name).toBe('web');
@@ -71,58 +17,23 @@ describe('platform factory', () => {
     await expect(p.push.register()).rejects.toThrow(/not available on the web/);
     expect(await p.openStorage()).toBeNull();
     expect(p.shell).toMatchObject({ hasLanding: true, signedOutRoute: '/', permissionsOnboarding: false });
-    expect(fake.calls).toEqual([]);
   });
 
-  it('picks the native implementations when Capacitor.isNativePlatform() is true', async () => {
-    fake.native = true;
-    fake.platform = 'android';
-    const { platform, NATIVE_AUTH_CALLBACK } = await load();
-    const p = platform();
-    expect(p.name).toBe('android');
-    expect(await p.push.checkPermission()).toBe('granted');
-    expect(await p.geolocation.requestPermission()).toBe('granted');
-    expect(fake.calls).toEqual(['push.checkPermissions', 'geolocation.checkPermissions']);
-    expect(p.shell).toMatchObject({ hasLanding: false, signedOutRoute: '/login', permissionsOnboarding: true });
-    expect(p.shell.authRedirectUrl()).toBe(NATIVE_AUTH_CALLBACK);
-    expect(NATIVE_AUTH_CALLBACK).toBe('stridestake://auth/callback');
-  });
-
-  it('chooses once: later calls return the same platform', async () => {
-    const { platform } = await load();
-    const first = platform();
-    fake.native = true;
-    fake.platform = 'ios';
-    expect(platform()).toBe(first);
-  });
-
-  it('falls back to the web when native is claimed for an unknown platform', async () => {
-    const { createPlatform } = await load();
-    expect(createPlatform({ isNative: true, platform: 'electron' }).name).toBe('web');
-    expect(createPlatform({ isNative: true, platform: 'ios' }).name).toBe('ios');
-  });
-
-  it('installs Preferences-backed storage and native GPS before the app renders on native', async () => {
-    fake.native = true;
-    fake.platform = 'ios';
-    fake.prefs.set('stridestake.auth', '{"access_token":"t"}');
-    const { installPlatform, platform, storage, geolocation } = await load();
-    await installPlatform();
-    // What the auth client will read at import time is the session stored in Preferences.
-    expect(storage.getItem('stridestake.auth')).toBe('{"access_token":"t"}');
-    storage.setItem('stridestake.distance-unit', 'mi');
-    await vi.waitFor(() => expect(fake.prefs.get('stridestake.distance-unit')).toBe('mi'));
-    storage.removeItem('stridestake.auth');
-    await vi.waitFor(() => expect(fake.prefs.has('stridestake.auth')).toBe(false));
-    expect(geolocation()).toBe(platform().geolocation);
+  it('is the platform a shell provided before the app loaded, chosen once', async () => {
+    const shell = { ...(await load()).platform(), name: 'ios' as const };
+    const { platform, providePlatform } = await load();
+    providePlatform(shell);
+    expect(platform()).toBe(shell);
+    expect(platform()).toBe(shell);
+    // Too late once the app has chosen: a shell must provide its platform before the app loads.
+    expect(() => providePlatform({ ...shell, name: 'android' })).toThrow(/chosen already/);
   });
 
   it('leaves the browser storage in place on the web', async () => {
-    fake.prefs.set('stridestake.auth', 'from-preferences');
     const { installPlatform, storage } = await load();
     await installPlatform();
     expect(storage.getItem('stridestake.auth')).toBeNull();
     storage.setItem('stridestake.distance-unit', 'km');
-    expect(fake.prefs.has('stridestake.distance-unit')).toBe(false);
+    expect(storage.getItem('stridestake.distance-unit')).toBe('km');
   });
 });

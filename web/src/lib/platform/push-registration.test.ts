@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type KeyValueStorage, STORAGE_KEYS } from '../storage.ts';
-import { type PushMessaging, type PushPermission, type PushRegistration, webPush } from './push.ts';
-import { pendingPushToken, syncPushToken } from './push-registration.ts';
+import type { PushMessaging, PushPermission, PushRegistration } from './push.ts';
+import { webPushMessaging } from './web-push.ts';
+import { pendingPushToken, releasePushToken, syncPushToken } from './push-registration.ts';
 
 function memoryStorage(): KeyValueStorage & { readonly map: Map<string, string> } {
   const map = new Map<string, string>();
@@ -111,10 +112,11 @@ describe('push token registration on sign-in (§4 Push token)', () => {
     expect(outcome).toBe('no-token');
   });
 
-  it('does nothing on the web', async () => {
+  it('does nothing on the web without a service worker or a Web Push key', async () => {
     const storage = memoryStorage();
     const server = api(true);
-    expect(await syncPushToken({ push: webPush(), storage, send: server.send })).toBe('unsupported');
+    const withoutKey = webPushMessaging(async () => null);
+    expect(await syncPushToken({ push: withoutKey, storage, send: server.send })).toBe('unsupported');
     expect(server.sent).toEqual([]);
     expect(storage.map.size).toBe(0);
   });
@@ -125,5 +127,29 @@ describe('push token registration on sign-in (§4 Push token)', () => {
     expect(pendingPushToken(storage)).toBeNull();
     storage.setItem(STORAGE_KEYS.pendingPushToken, JSON.stringify({ token: '', platform: 'android' }));
     expect(pendingPushToken(storage)).toBeNull();
+  });
+});
+
+describe('push token release on sign-out', () => {
+  it('unregisters the token this device registered, once, and forgets it', async () => {
+    const storage = memoryStorage();
+    const server = api(true);
+    await syncPushToken({ push: device('granted', 'tok-1'), storage, send: server.send });
+    const unregistered: string[] = [];
+    const unregister = async (token: string) => void unregistered.push(token);
+    expect(await releasePushToken(storage, unregister)).toBe('released');
+    expect(unregistered).toEqual(['tok-1']);
+    expect(await releasePushToken(storage, unregister)).toBe('none');
+    expect(unregistered).toEqual(['tok-1']);
+  });
+
+  it('a failed unregister does not stop the sign-out', async () => {
+    const storage = memoryStorage();
+    await syncPushToken({ push: device('granted', 'tok-1'), storage, send: api(true).send });
+    const outcome = await releasePushToken(storage, async () => {
+      throw new Error('Request failed');
+    });
+    expect(outcome).toBe('failed');
+    expect(storage.map.has(STORAGE_KEYS.registeredPushToken)).toBe(false);
   });
 });

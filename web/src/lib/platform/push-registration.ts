@@ -52,5 +52,34 @@ export async function syncPushToken({ push, storage, send }: PushSyncDeps): Prom
     return 'pending';
   }
   storage.removeItem(STORAGE_KEYS.pendingPushToken);
+  storage.setItem(STORAGE_KEYS.registeredPushToken, JSON.stringify(registration));
   return 'registered';
+}
+
+/**
+ * The sign-out step: the API unregisters this device's token (DELETE /notifications/unregister), so the account
+ * stops notifying a device it left and the token is free for the next account that signs in here (the API refuses
+ * to move a token another account holds). Best effort: a failure must not keep the user signed in.
+ */
+export async function releasePushToken(
+  storage: KeyValueStorage,
+  unregister: (token: string) => Promise<void>,
+): Promise<'released' | 'none' | 'failed'> {
+  const raw = storage.getItem(STORAGE_KEYS.registeredPushToken);
+  if (raw === null) return 'none';
+  let token: string | null = null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    token = isRegistration(parsed) ? parsed.token : null;
+  } catch {
+    token = null;
+  }
+  storage.removeItem(STORAGE_KEYS.registeredPushToken);
+  if (token === null) return 'none';
+  try {
+    await unregister(token);
+    return 'released';
+  } catch {
+    return 'failed';
+  }
 }

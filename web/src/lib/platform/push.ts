@@ -11,8 +11,8 @@ export interface PushRegistration {
 export type NotificationData = Readonly<Record<string, string>>;
 
 /**
- * The push capability the web app owns (capacitor-plugins style): a web implementation here that has no push (the
- * web app polls its in-app notifications), the native one in native/src chosen by the platform factory.
+ * The push capability the web app owns (capacitor-plugins style): the web implementation (Web Push, web-push.ts) and
+ * the native one in native/src, chosen by the platform factory. The in-app notifications work without either.
  */
 export interface PushMessaging {
   /** The current permission, without asking. */
@@ -23,14 +23,4 @@ export interface PushMessaging {
   register(): Promise<PushRegistration>;
   /** Calls the handler with each tapped notification's data; returns a function that stops listening. */
   onNotificationTap(handler: (data: NotificationData) => void): () => void;
-}
-
-/** No push on the web: nothing to register, no taps to route. */
-export function webPush(): PushMessaging {
-  return {
-    checkPermission: () => Promise.resolve('unsupported'),
-    requestPermission: () => Promise.resolve('unsupported'),
-    register: () => Promise.reject(new Error('Push notifications are not available on the web')),
-    onNotificationTap: () => () => {},
-  };
 }

@@ -17,6 +17,7 @@ export function LoginForm() {
     setBusy(true);
     try {
       await signIn(email.trim(), password);
+      toast.clearErrors();
       navigate('/app', { replace: true });
     } catch (error) {
       const message =

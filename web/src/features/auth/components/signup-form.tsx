@@ -1,8 +1,10 @@
+import { isAuthWeakPasswordError } from '@supabase/auth-js';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from '../../../../../domain/validation/auth.ts';
 import { useToast } from '../../../components/toast.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
+import { ConfirmCodeForm } from './confirm-code-form.tsx';
 
 /** Sign-up (§2 /signup): the form, then the Check Your Email panel, which can go back to the form. */
 export function SignupForm() {
@@ -17,7 +19,12 @@ export function SignupForm() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (password.length < MIN_PASSWORD_LENGTH) {
+    // The server derives a name when a client sends none; this form asks for one (§5), spaces alone are not one.
+    if (displayName.trim() === '') {
+      toast.show({ tone: 'error', title: 'Sign up failed', description: 'Display name is required' });
+      return;
+    }
+    if ([...password].length < MIN_PASSWORD_LENGTH) {
       setPasswordError(PASSWORD_TOO_SHORT);
       toast.show({ tone: 'error', title: 'Password too short', description: PASSWORD_TOO_SHORT });
       return;
@@ -26,9 +33,12 @@ export function SignupForm() {
     setBusy(true);
     try {
       await signUp({ displayName: displayName.trim(), email: email.trim(), password });
+      toast.clearErrors();
       setSent(true);
     } catch (error) {
       const message = error instanceof Error && error.message ? error.message : 'Please try again.';
+      // Other password rules (spaces only, a common password) are the server's: its message shows under the field.
+      if (isAuthWeakPasswordError(error)) setPasswordError(message);
       toast.show({ tone: 'error', title: 'Sign up failed', description: message });
     } finally {
       setBusy(false);
@@ -44,9 +54,10 @@ export function SignupForm() {
         </p>
         <ol className="next-steps">
           <li>Open the email from StrideStake.</li>
-          <li>Click the confirmation link (or enter the code).</li>
-          <li>Sign in and set your first weekly goal.</li>
+          <li>Click the confirmation link, or enter the code from the email below.</li>
+          <li>Set your first weekly goal.</li>
         </ol>
+        <ConfirmCodeForm email={email.trim()} />
         <Link to="/login" className="button primary block">
           Go to Sign In
         </Link>

@@ -31,7 +31,20 @@ export function CelebrationModal({
   return (
     <>
       <Confetti />
-      <Modal title={title} onClose={onClose}>
+      <Modal
+        title={title}
+        onClose={onClose}
+        footer={
+          <>
+            <button type="button" className="button ghost" onClick={share}>
+              {copied ? 'Copied!' : 'Share'}
+            </button>
+            <button type="button" className="button primary" onClick={onClose}>
+              Awesome!
+            </button>
+          </>
+        }
+      >
         <div className="celebration" style={color ? { ['--badge-color' as string]: color } : undefined}>
           <span className="celebration-icon">
             <Icon name={icon} size={36} />
@@ -39,14 +52,6 @@ export function CelebrationModal({
           <h3>{heading}</h3>
           <p className="muted">{message}</p>
         </div>
-        <footer className="wizard-actions">
-          <button type="button" className="button ghost" onClick={share}>
-            {copied ? 'Copied!' : 'Share'}
-          </button>
-          <button type="button" className="button primary" onClick={onClose}>
-            Awesome!
-          </button>
-        </footer>
       </Modal>
     </>
   );

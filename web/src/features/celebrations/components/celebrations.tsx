@@ -8,12 +8,15 @@ import { celebrated, rememberCelebrated } from '../celebration-memory.ts';
 import {
   BADGE_CELEBRATION_DELAY_MS,
   GOAL_CELEBRATION_DELAY_MS,
+  goalCelebrationMessage,
   goalNeedsCelebration,
   pickBadgeToCelebrate,
 } from '../celebration-pick.ts';
 import { CelebrationModal } from './celebration-modal.tsx';
 
-type Pending = { readonly kind: 'goal'; readonly id: string } | { readonly kind: 'badge'; readonly badge: Badge };
+type Pending =
+  | { readonly kind: 'goal'; readonly id: string; readonly stakeCents: number }
+  | { readonly kind: 'badge'; readonly badge: Badge };
 
 /**
  * The dashboard's celebrations (§4): the goal-complete pop-up after 800 ms when the goal reached 100% (once per goal),
@@ -24,18 +27,25 @@ export function Celebrations({
   goal,
   enabled,
 }: {
-  readonly goal: { readonly id: string; readonly percentage: number } | null | undefined;
+  readonly goal:
+    | { readonly id: string; readonly percentage: number; readonly stake_amount_cents: number }
+    | null
+    | undefined;
   readonly enabled: boolean;
 }) {
   const [queue, setQueue] = useState<readonly Pending[]>([]);
   const client = useQueryClient();
   const goalId = goal && goalNeedsCelebration(goal, celebrated(STORAGE_KEYS.celebratedGoals)) ? goal.id : null;
+  const stakeCents = goal?.stake_amount_cents ?? 0;
 
   useEffect(() => {
     if (!enabled || !goalId) return;
-    const id = setTimeout(() => setQueue((q) => [...q, { kind: 'goal', id: goalId }]), GOAL_CELEBRATION_DELAY_MS);
+    const id = setTimeout(
+      () => setQueue((q) => [...q, { kind: 'goal', id: goalId, stakeCents }]),
+      GOAL_CELEBRATION_DELAY_MS,
+    );
     return () => clearTimeout(id);
-  }, [enabled, goalId]);
+  }, [enabled, goalId, stakeCents]);
 
   useEffect(() => {
     if (!enabled) return;
@@ -69,7 +79,7 @@ export function Celebrations({
       key={`goal-${current.id}`}
       title="Goal Complete!"
       heading="You crushed this week's goal!"
-      message="Your stake is safe and your streak keeps growing. Keep it up!"
+      message={goalCelebrationMessage(current.stakeCents)}
       shareText="I just hit my weekly running goal on StrideStake!"
       icon="trophy"
       onClose={close}

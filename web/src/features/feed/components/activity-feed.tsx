@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { useAuth } from '../../../lib/auth.tsx';
+import { DEMO_USER_ID } from '../../../lib/demo/demo-route.ts';
+import { useDemoMode } from '../../../lib/demo-mode.ts';
 import { ReactionBar } from './reaction-bar.tsx';
 import { relativeTime } from '../../../../../domain/shared/relative-time.ts';
 import { Temporal } from 'temporal-polyfill';
@@ -22,7 +24,9 @@ export function ActivityFeed({
   const feed = useFeed(filter, groupId);
   const unit = useDistanceUnit();
   const now = Temporal.Now.instant();
-  const viewerId = useAuth().session?.user.id ?? null;
+  const demo = useDemoMode();
+  // In demo mode the sample data's own user reacts, so pressing a reaction again takes it back there too.
+  const viewerId = useAuth().session?.user.id ?? (demo ? DEMO_USER_ID : null);
   const events = feed.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <section className="card feed" aria-label="Activity feed">

@@ -11,7 +11,7 @@ import { CharityStep } from './charity-step.tsx';
 import { GoalStep } from './goal-step.tsx';
 import { PaymentStep } from './payment-step.tsx';
 import { StakeConfirmStep, StakeStep } from './stake-step.tsx';
-import { type WizardStep, nextStep, previousStep } from './wizard-flow.ts';
+import { type WizardStep, nextStep, previousStep, wizardSteps } from './wizard-flow.ts';
 
 const TITLES: Record<WizardStep, string> = {
   goal: 'Set Your Goal',
@@ -20,6 +20,24 @@ const TITLES: Record<WizardStep, string> = {
   payment: 'Payment Method',
   charity: 'Choose a Charity',
 };
+
+/** Where the runner is in the wizard: a free goal has three steps, a staked one five. */
+function WizardProgress({ step, stakeCents }: { readonly step: WizardStep; readonly stakeCents: number }) {
+  const steps = wizardSteps(stakeCents);
+  const at = steps.indexOf(step);
+  return (
+    <div className="wizard-progress">
+      <span className="muted small">
+        Step {at + 1} of {steps.length}
+      </span>
+      <span className="wizard-dots" aria-hidden="true">
+        {steps.map((s, i) => (
+          <span key={s} className={i <= at ? 'dot done' : 'dot'} />
+        ))}
+      </span>
+    </div>
+  );
+}
 
 /** The create-goal wizard (§2): goal → stake → [stakeConfirm → payment] → charity; the submit closes it. */
 export function CreateGoalWizard({
@@ -81,9 +99,41 @@ export function CreateGoalWizard({
   };
 
   return (
-    <Modal title={TITLES[step]} onClose={onClose}>
+    <Modal
+      title={TITLES[step]}
+      onClose={onClose}
+      footer={
+        <>
+          {submitError ? (
+            <p className="field-error footer-error" role="alert">
+              {submitError}
+            </p>
+          ) : null}
+          {step === 'goal' ? (
+            <button type="button" className="button ghost" onClick={onClose}>
+              Cancel
+            </button>
+          ) : (
+            <button type="button" className="button ghost" onClick={() => setStep(previousStep(step, stakeCents))}>
+              Back
+            </button>
+          )}
+          {step === 'charity' ? (
+            <button type="button" className="button primary" disabled={create.isPending} onClick={submit}>
+              {create.isPending ? 'Creating…' : 'Create Goal'}
+            </button>
+          ) : step === 'payment' ? null : (
+            <button type="button" className="button primary" onClick={forward}>
+              Next
+            </button>
+          )}
+        </>
+      }
+    >
+      <WizardProgress step={step} stakeCents={stakeCents} />
       {step === 'goal' ? (
         <GoalStep
+          start={start}
           type={type}
           target={target}
           unit={unit}
@@ -96,7 +146,7 @@ export function CreateGoalWizard({
         />
       ) : null}
       {step === 'stake' ? <StakeStep stakeCents={stakeCents} onStake={chooseStake} /> : null}
-      {step === 'stakeConfirm' ? <StakeConfirmStep stakeCents={stakeCents} /> : null}
+      {step === 'stakeConfirm' ? <StakeConfirmStep stakeCents={stakeCents} start={start} /> : null}
       {step === 'payment' ? (
         <PaymentStep
           onSaved={(id) => {
@@ -118,31 +168,6 @@ export function CreateGoalWizard({
           onRemember={setRemember}
         />
       ) : null}
-      {submitError ? (
-        <p className="field-error" role="alert">
-          {submitError}
-        </p>
-      ) : null}
-      <footer className="wizard-actions">
-        {step === 'goal' ? (
-          <button type="button" className="button ghost" onClick={onClose}>
-            Cancel
-          </button>
-        ) : (
-          <button type="button" className="button ghost" onClick={() => setStep(previousStep(step, stakeCents))}>
-            Back
-          </button>
-        )}
-        {step === 'charity' ? (
-          <button type="button" className="button primary" disabled={create.isPending} onClick={submit}>
-            {create.isPending ? 'Creating…' : 'Create Goal'}
-          </button>
-        ) : step === 'payment' ? null : (
-          <button type="button" className="button primary" onClick={forward}>
-            Next
-          </button>
-        )}
-      </footer>
     </Modal>
   );
 }

@@ -3,6 +3,7 @@ import type { DistanceUnit } from '../../../../../domain/shared/units.ts';
 
 /** Step 1: the goal type and target; the target's step is 0.1 for distance and 1 for a count (§5). */
 export function GoalStep({
+  start,
   type,
   target,
   unit,
@@ -10,6 +11,8 @@ export function GoalStep({
   onType,
   onTarget,
 }: {
+  /** The week the goal is for: the copy says which. */
+  readonly start: 'this_week' | 'next_week';
   readonly type: GoalType;
   readonly target: string;
   readonly unit: DistanceUnit;
@@ -17,9 +20,10 @@ export function GoalStep({
   readonly onType: (t: GoalType) => void;
   readonly onTarget: (v: string) => void;
 }) {
+  const week = start === 'next_week' ? 'next week' : 'this week';
   return (
     <div className="wizard-step">
-      <p className="muted">What do you want to achieve this week?</p>
+      <p className="muted">What do you want to achieve {week}?</p>
       <fieldset className="choice-row">
         <legend className="visually-hidden">Goal type</legend>
         {(['distance', 'count'] as const).map((t) => (
@@ -31,7 +35,7 @@ export function GoalStep({
             onClick={() => onType(t)}
           >
             <strong>{t === 'distance' ? 'Distance' : 'Number of runs'}</strong>
-            <span className="muted small">{t === 'distance' ? `Total ${unit} this week` : 'Runs this week'}</span>
+            <span className="muted small">{t === 'distance' ? `Total ${unit} ${week}` : `Runs ${week}`}</span>
           </button>
         ))}
       </fieldset>

@@ -1,5 +1,5 @@
 import type { DistanceUnit } from '../../../../../domain/shared/units.ts';
-import { distanceValue } from '../../../lib/format.ts';
+import { distanceValue, shortDate } from '../../../lib/format.ts';
 import type { Goal } from '../../../lib/api-types.ts';
 
 /** '7.5 / 20 km' or '2 / 3 runs', in the user's unit. */
@@ -17,6 +17,5 @@ export function goalTitle(goal: Pick<Goal, 'type' | 'target_value'>, unit: Dista
 
 /** 'Nov 16 – Nov 22'. */
 export function weekLabel(start: string, end: string): string {
-  const f = (d: string) => new Date(`${d}T12:00:00`).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
-  return `${f(start)} – ${f(end)}`;
+  return `${shortDate(start)} – ${shortDate(end)}`;
 }

@@ -29,15 +29,32 @@ export function StakeStep({
   );
 }
 
-/** Step 3 (staked goals only): what happens to the money. */
-export function StakeConfirmStep({ stakeCents }: { readonly stakeCents: number }) {
+/**
+ * Step 3 (staked goals only): what happens to the money, as the server does it (README "Money"): the hold goes on when
+ * the goal's week starts, so an upcoming goal holds nothing yet and can be canceled for free.
+ */
+export function StakeConfirmStep({
+  stakeCents,
+  start,
+}: {
+  readonly stakeCents: number;
+  readonly start: 'this_week' | 'next_week';
+}) {
+  const upcoming = start === 'next_week';
   return (
     <div className="wizard-step">
       <h3>{formatDollars(stakeCents)} on the line</h3>
       <ul className="plain-list">
-        <li>We place an authorization hold on your card when the goal is created.</li>
+        <li>
+          {upcoming
+            ? 'We place an authorization hold on your card when your goal’s week starts on Monday. Nothing is held before.'
+            : 'We place an authorization hold on your card right away: this week has already started.'}
+        </li>
         <li>Meet your goal and the hold is released — you pay nothing.</li>
-        <li>Miss it (or cancel) and the stake is captured: 80% to your charity, 20% service fee.</li>
+        <li>
+          Miss it, or cancel once its week has started, and the stake is captured: 80% to your charity, 20% service fee.
+        </li>
+        {upcoming ? <li>Cancel before Monday and you forfeit nothing.</li> : null}
         <li>Settlement happens Monday 00:00 Eastern after the week ends.</li>
       </ul>
     </div>

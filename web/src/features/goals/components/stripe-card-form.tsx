@@ -3,7 +3,8 @@ import { CardElement, Elements, useElements, useStripe } from '@stripe/react-str
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { Stripe } from '@stripe/stripe-js';
 import { useState } from 'react';
-import { PROVIDER_FALLBACK, SAVE_FAILED, UNEXPECTED } from './payment-messages.ts';
+import { type CardSetupOutcome, cardSetupOutcome } from '../card-setup-outcome.ts';
+import { UNEXPECTED } from './payment-messages.ts';
 
 const stripes = new Map<string, Promise<Stripe | null>>();
 /** One Stripe.js instance per key (Stripe asks that loadStripe not run on every render). */
@@ -24,29 +25,30 @@ interface FormProps {
 function CardForm({ clientSecret, onSaved }: FormProps) {
   const stripe = useStripe();
   const elements = useElements();
-  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Extract<CardSetupOutcome, { kind: 'failed' }> | null>(null);
   const [busy, setBusy] = useState(false);
   const save = async () => {
     const card = elements?.getElement(CardElement);
     // §5: the card form needs the payment provider to be ready.
     if (!stripe || !card) return;
     setBusy(true);
-    setError(null);
+    setFailure(null);
     try {
+      // Stripe.js runs the bank's authentication itself when the card asks for it.
       const result = await stripe.confirmCardSetup(clientSecret, { payment_method: { card } });
-      if (result.error) {
-        setError(result.error.message ?? PROVIDER_FALLBACK);
-        return;
-      }
-      const method = result.setupIntent.payment_method;
-      const id = typeof method === 'string' ? method : (method?.id ?? null);
-      if (result.setupIntent.status !== 'succeeded' || !id) {
-        setError(SAVE_FAILED);
-        return;
-      }
-      onSaved(id);
+      const method = result.setupIntent?.payment_method;
+      const outcome = cardSetupOutcome(
+        result.error
+          ? { error: { message: result.error.message, code: result.error.code } }
+          : {
+              status: result.setupIntent.status,
+              paymentMethodId: typeof method === 'string' ? method : (method?.id ?? null),
+            },
+      );
+      if (outcome.kind === 'saved') onSaved(outcome.paymentMethodId);
+      else setFailure(outcome);
     } catch {
-      setError(UNEXPECTED);
+      setFailure({ kind: 'failed', message: UNEXPECTED, detail: null });
     } finally {
       setBusy(false);
     }
@@ -56,10 +58,11 @@ function CardForm({ clientSecret, onSaved }: FormProps) {
       <div className="card-element">
         <CardElement options={{ hidePostalCode: true }} />
       </div>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
+      {failure ? (
+        <div className="field-error" role="alert">
+          <p>{failure.message}</p>
+          {failure.detail ? <p className="small">{failure.detail}</p> : null}
+        </div>
       ) : null}
       <button type="button" className="button primary block" disabled={!stripe || busy} onClick={save}>
         {busy ? 'Saving…' : 'Save Card'}

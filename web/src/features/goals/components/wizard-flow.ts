@@ -40,3 +40,10 @@ export function previousStep(step: WizardStep, stakeCents: number): WizardStep {
     }
   }
 }
+
+/** The steps a goal with this stake goes through, in order (§2): five with money staked, three for a free goal. */
+export function wizardSteps(stakeCents: number): WizardStep[] {
+  const steps: WizardStep[] = ['goal'];
+  while (steps[steps.length - 1] !== 'charity') steps.push(nextStep(steps[steps.length - 1]!, stakeCents));
+  return steps;
+}

@@ -4,7 +4,7 @@ import type { Stake } from '../../../lib/api-types.ts';
 
 /** GET /stakes?status=lost&has_charity=true: the missed stakes that went to a charity (§2 donation impact card). */
 export const getDonations = async (): Promise<Stake[]> =>
-  (await api<{ data: Stake[] }>('/stakes?status=lost&has_charity=true')).data;
+  (await api<{ stakes: Stake[] }>('/stakes?status=lost&has_charity=true')).stakes;
 
 export const donationsQueryOptions = () => queryOptions({ queryKey: ['stakes', 'donations'], queryFn: getDonations });
 

@@ -14,7 +14,7 @@ export function DonationImpactCard() {
   return (
     <section className="card donation-impact" aria-label="Donation impact">
       <h2>Your Donation Impact</h2>
-      <p className="big-number">{formatDollars(totalCents)}</p>
+      <p className="big-number">{formatDollars(totalCents, { alwaysCents: true })}</p>
       <p className="muted small">
         donated to {charities.length > 0 ? charities.join(', ') : 'charity'} from {list.length} missed{' '}
         {list.length === 1 ? 'goal' : 'goals'}

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Modal } from '../../../components/modal.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -7,6 +8,7 @@ import {
   useUpdateNotificationPreferences,
 } from '../api/notification-preferences.ts';
 import { sendTestNotification } from '../api/send-test-notification.ts';
+import { DevicePushRow } from './device-push-row.tsx';
 
 /** §9: saved indicators show for 3 s, the test-sent indicator for 5 s. */
 const SAVED_MS = 3_000;
@@ -43,6 +45,7 @@ export function NotificationSettingsModal({ onClose }: { readonly onClose: () =>
   const [saved, flashSaved] = useFlash(SAVED_MS);
   const [testSent, flashTestSent] = useFlash(TEST_SENT_MS);
   const [testing, setTesting] = useState(false);
+  const client = useQueryClient();
   const form = draft ?? stored.data ?? null;
 
   const save = () => {
@@ -57,6 +60,8 @@ export function NotificationSettingsModal({ onClose }: { readonly onClose: () =>
     try {
       await sendTestNotification();
       flashTestSent();
+      // The test arrives as an in-app notification: look now rather than at the next 30 s poll.
+      void client.invalidateQueries({ queryKey: ['notifications'] });
     } catch {
       toast.show({ tone: 'error', title: 'Failed to send test notification' });
     } finally {
@@ -65,30 +70,50 @@ export function NotificationSettingsModal({ onClose }: { readonly onClose: () =>
   };
 
   return (
-    <Modal title="Notification Settings" onClose={onClose}>
+    <Modal
+      title="Notification Settings"
+      onClose={onClose}
+      footer={
+        form ? (
+          <>
+            <button type="button" className="button ghost" onClick={test} disabled={testing}>
+              {testSent ? 'Test sent!' : 'Send test'}
+            </button>
+            <button type="button" className="button primary" onClick={save} disabled={update.isPending}>
+              {saved ? 'Saved!' : 'Save'}
+            </button>
+          </>
+        ) : null
+      }
+    >
       {!form ? (
         <p className="muted">Loading…</p>
       ) : (
         <div className="settings-form">
+          <p className="muted small">Reminders come at the time you pick, in your timezone.</p>
           {REMINDERS.map((r) => (
-            <div key={r.flag} className="setting-row">
+            <div key={r.flag} className={form[r.flag] ? 'setting-row' : 'setting-row off'}>
               <label className="switch-label">
+                <span className="setting-text">
+                  <strong>{r.label}</strong>
+                  <span className="muted small">{r.hint}</span>
+                </span>
                 <input
                   type="checkbox"
                   role="switch"
+                  className="switch"
                   checked={form[r.flag]}
                   aria-checked={form[r.flag]}
                   onChange={(e) => setDraft({ ...form, [r.flag]: e.target.checked })}
                 />
-                <span>
-                  {r.label}
-                  <span className="muted small"> · {r.hint}</span>
-                </span>
               </label>
               <label className="time-label">
-                <span className="visually-hidden">{r.label} time</span>
+                <span className="muted small" aria-hidden="true">
+                  at
+                </span>
                 <input
                   type="time"
+                  className="time-input"
                   aria-label={`${r.label} time`}
                   value={form[r.time].slice(0, 5)}
                   disabled={!form[r.flag]}
@@ -97,14 +122,7 @@ export function NotificationSettingsModal({ onClose }: { readonly onClose: () =>
               </label>
             </div>
           ))}
-          <footer className="wizard-actions">
-            <button type="button" className="button ghost" onClick={test} disabled={testing}>
-              {testSent ? 'Test sent!' : 'Send test'}
-            </button>
-            <button type="button" className="button primary" onClick={save} disabled={update.isPending}>
-              {saved ? 'Saved!' : 'Save'}
-            </button>
-          </footer>
+          <DevicePushRow />
         </div>
       )}
     </Modal>

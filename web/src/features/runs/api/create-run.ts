@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { Goal, GpsPositionJson, Run } from '../../../lib/api-types.ts';
 
@@ -13,14 +12,3 @@ export interface CreateRunInput {
 /** POST /runs: saves a GPS run; answers the run and the current goal with the run counted. */
 export const createRun = (input: CreateRunInput) =>
   api<{ data: Run; goal: Goal | null }>('/runs', { method: 'POST', body: input });
-
-/** Saving a run changes goals, streak, XP and the feed too (§7 realtime: runs refresh goals and streak). */
-export function useCreateRun() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: createRun,
-    onSuccess: () => {
-      for (const key of ['runs', 'goals', 'streak', 'xp', 'me', 'feed']) client.invalidateQueries({ queryKey: [key] });
-    },
-  });
-}

@@ -2,20 +2,28 @@ import { useEffect, useState } from 'react';
 import { CONFETTI_AFTER_RUN_MS, Confetti } from '../../../components/confetti.tsx';
 import { formatDistance } from '../../../../../domain/shared/units.ts';
 import { Modal } from '../../../components/modal.tsx';
-import { errorMessage } from '../../../lib/api-error.ts';
-import type { Run } from '../../../lib/api-types.ts';
+import type { Goal } from '../../../lib/api-types.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
-import { formatDuration, formatPace } from '../../../lib/format.ts';
-import { useCreateRun } from '../api/create-run.ts';
+import { countOf, formatDuration } from '../../../lib/format.ts';
+import { thinTrack } from '../track/route-projection.ts';
+import { RouteMap } from './route-map.tsx';
+import { RunSavedSummary } from './run-saved-summary.tsx';
+import { useFinishRun } from './use-finish-run.ts';
 import { useGpsTracker } from './use-gps-tracker.ts';
+import { useLastTrack } from './use-last-track.ts';
 
-/** The GPS tracker (§2 /run): start, live time and distance, stop with confirmation, save, summary. */
-export function GpsTracker() {
+/**
+ * The GPS tracker (§2 /run): start, live time and distance, stop with confirmation, save, summary. Closing the
+ * summary hands the current goal (with the run counted) to the page, which shows the goal-complete celebration
+ * when the run pushed it to 100% (§4).
+ */
+export function GpsTracker({ onSummaryClosed }: { readonly onSummaryClosed?: (goal: Goal | null) => void }) {
   const unit = useDistanceUnit();
   const tracker = useGpsTracker();
-  const save = useCreateRun();
+  const save = useFinishRun(tracker);
+  const saved = save.saved;
+  const lastTrack = useLastTrack(tracker.state, saved?.run.id ?? null);
   const [confirmStop, setConfirmStop] = useState(false);
-  const [saved, setSaved] = useState<{ run: Run; goalPercent: number | null } | null>(null);
   const [savedBanner, setSavedBanner] = useState(false);
 
   // §9: the run-saved banner hides after 3 s.
@@ -25,23 +33,20 @@ export function GpsTracker() {
     return () => clearTimeout(id);
   }, [savedBanner]);
 
+  // The save path (kept on the device first, sent, or waiting to sync): use-finish-run.ts.
+  useEffect(() => {
+    if (saved) setSavedBanner(true);
+  }, [saved]);
+
   const finish = async () => {
     setConfirmStop(false);
-    const run = tracker.stop();
-    if (!run) return;
-    try {
-      const answer = await save.mutateAsync({
-        started_at: run.started_at,
-        distance_km: run.distance_km,
-        duration_sec: run.duration_sec,
-        source: 'gps',
-        gps_data: { positions: run.positions },
-      });
-      setSaved({ run: answer.data, goalPercent: answer.goal?.percentage ?? null });
-      setSavedBanner(true);
-    } catch (error) {
-      tracker.setError(errorMessage(error, 'Failed to save run. Please check your internet connection and try again.'));
-    }
+    await save.finish();
+  };
+
+  const closeSummary = () => {
+    const goal = saved?.goal ?? null;
+    save.clearSaved();
+    onSummaryClosed?.(goal);
   };
 
   return (
@@ -56,19 +61,30 @@ export function GpsTracker() {
           <strong className="big-number">{formatDistance(tracker.distanceKm, unit)}</strong>
         </div>
       </div>
-      <p className="muted small">{tracker.state.positions.length} GPS points</p>
+      {tracker.state.isTracking && tracker.state.positions.length > 1 ? (
+        <RouteMap
+          track={thinTrack(tracker.state.positions, 400)}
+          label={`Your route so far: ${formatDistance(tracker.distanceKm, unit)}`}
+        />
+      ) : null}
+      <p className="muted small">{countOf(tracker.state.positions.length, 'GPS point')}</p>
       {tracker.state.isTracking ? (
         <button type="button" className="button danger block large" onClick={() => setConfirmStop(true)}>
           Stop Run
         </button>
       ) : (
-        <button type="button" className="button primary block large" onClick={tracker.start} disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Start Run'}
+        <button type="button" className="button primary block large" onClick={save.start} disabled={save.saving}>
+          {save.saving ? 'Saving…' : 'Start Run'}
         </button>
       )}
       {savedBanner ? (
         <p className="run-saved-banner" role="status">
           Run saved!
+        </p>
+      ) : null}
+      {save.queued ? (
+        <p className="run-queued-banner" role="status">
+          Waiting to sync: no connection, so your run is kept on this phone and sent when you are back online.
         </p>
       ) : null}
       {tracker.error ? (
@@ -77,43 +93,25 @@ export function GpsTracker() {
         </p>
       ) : null}
       {confirmStop ? (
-        <Modal title="Stop tracking?" onClose={() => setConfirmStop(false)}>
+        <Modal
+          title="Stop tracking?"
+          onClose={() => setConfirmStop(false)}
+          footer={
+            <>
+              <button type="button" className="button ghost" onClick={() => setConfirmStop(false)}>
+                Keep Running
+              </button>
+              <button type="button" className="button danger" onClick={finish}>
+                Stop &amp; Save
+              </button>
+            </>
+          }
+        >
           <p>Your run will be saved.</p>
-          <footer className="wizard-actions">
-            <button type="button" className="button ghost" onClick={() => setConfirmStop(false)}>
-              Keep Running
-            </button>
-            <button type="button" className="button danger" onClick={finish}>
-              Stop &amp; Save
-            </button>
-          </footer>
         </Modal>
       ) : null}
       {saved ? <Confetti durationMs={CONFETTI_AFTER_RUN_MS} /> : null}
-      {saved ? (
-        <Modal
-          title={saved.goalPercent !== null && saved.goalPercent >= 100 ? 'Goal complete!' : 'Run saved!'}
-          onClose={() => setSaved(null)}
-        >
-          <div className="stat-grid">
-            <div className="stat">
-              <span className="muted small">Distance</span>
-              <strong>{formatDistance(saved.run.distance_km, unit)}</strong>
-            </div>
-            <div className="stat">
-              <span className="muted small">Time</span>
-              <strong>{formatDuration(saved.run.duration_sec)}</strong>
-            </div>
-            <div className="stat">
-              <span className="muted small">Pace</span>
-              <strong>{formatPace(saved.run.pace_sec_per_km, unit)}</strong>
-            </div>
-          </div>
-          <button type="button" className="button primary block" onClick={() => setSaved(null)}>
-            Done
-          </button>
-        </Modal>
-      ) : null}
+      {saved ? <RunSavedSummary run={saved.run} goal={saved.goal} track={lastTrack} onClose={closeSummary} /> : null}
     </section>
   );
 }

@@ -33,7 +33,6 @@ export function TrackingBanner() {
     <button
       type="button"
       className="tracking-banner"
-      aria-label="Run in progress"
       onClick={() => {
         if (!onRun) navigate('/run');
       }}

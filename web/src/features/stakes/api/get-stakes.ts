@@ -3,7 +3,7 @@ import { api } from '../../../lib/api.ts';
 import type { Stake } from '../../../lib/api-types.ts';
 
 /** GET /stakes: the user's stakes with their display labels (§4). */
-export const getStakes = async (): Promise<Stake[]> => (await api<{ data: Stake[] }>('/stakes')).data;
+export const getStakes = async (): Promise<Stake[]> => (await api<{ stakes: Stake[] }>('/stakes')).stakes;
 
 export const stakesQueryOptions = () => queryOptions({ queryKey: ['stakes'], queryFn: getStakes });
 

@@ -1,0 +1,84 @@
+import { useParams } from 'react-router';
+import { formatDistance } from '../../../../domain/shared/units.ts';
+import { Icon } from '../../components/icon.tsx';
+import { Page } from '../../components/page.tsx';
+import { useRunXp } from '../../features/runs/api/get-run-xp.ts';
+import { useRun } from '../../features/runs/api/get-run.ts';
+import { RunTrackPanel } from '../../features/runs/components/run-track-panel.tsx';
+import { RunVerdict } from '../../features/runs/components/run-verdict.tsx';
+import { sourceLabel, trackOfRun } from '../../features/runs/track/run-track.ts';
+import { ApiError } from '../../lib/api-error.ts';
+import { useDistanceUnit } from '../../lib/distance-unit.ts';
+import { formatDateTime, formatDuration, formatPace } from '../../lib/format.ts';
+
+/**
+ * One run (/runs/{id}, from the run history): its figures and XP, the route map, the splits and the pace chart,
+ * or why it has no track (GET /runs/{id} sends the run with its track).
+ */
+export function RunDetailRoute() {
+  const { id = '' } = useParams();
+  const unit = useDistanceUnit();
+  const runs = useRun(id);
+  const run = runs.data ?? null;
+  const earned = useRunXp(run ? [run.id] : []).data?.get(id);
+  if (runs.isPending) {
+    return (
+      <Page title="Run" back="/run-history">
+        <section className="card skeleton" aria-busy="true" />
+      </Page>
+    );
+  }
+  if (!run) {
+    return (
+      <Page title="Run not found" back="/run-history">
+        <section className="card empty-card">
+          <span className="empty-icon">
+            <Icon name="run" size={24} />
+          </span>
+          <p>
+            {runs.error instanceof ApiError && runs.error.status === 404
+              ? 'This run is not in your history.'
+              : 'This run could not be loaded. Check your connection.'}
+          </p>
+        </section>
+      </Page>
+    );
+  }
+  const when = formatDateTime(run.started_at);
+  return (
+    <Page title={when.date} back="/run-history" documentTitle="Run">
+      <section className="card run-detail-head">
+        <span className="muted small">
+          {when.time} <span className="source-badge">{sourceLabel(run.source)}</span>
+        </span>
+        <strong className="summary-distance">{formatDistance(run.distance_km, unit)}</strong>
+        <dl className="summary-stats">
+          <div>
+            <dt>Time</dt>
+            <dd>{formatDuration(run.duration_sec)}</dd>
+          </div>
+          <div>
+            <dt>Pace</dt>
+            <dd>{formatPace(run.pace_sec_per_km, unit)}</dd>
+          </div>
+          <div className="summary-xp">
+            <dt>XP earned</dt>
+            <dd>
+              {earned ? `+${earned.xp} XP` : '—'}
+              {earned?.surgeBonus ? (
+                <span className="surge-mark">
+                  <Icon name="bolt" size={12} /> Surge Bonus
+                </span>
+              ) : null}
+            </dd>
+          </div>
+        </dl>
+        {run.notes ? <p className="muted">{run.notes}</p> : null}
+        <RunVerdict verification={run.verification} />
+      </section>
+      <section className="card" aria-label="Route">
+        <RunTrackPanel run={run} track={trackOfRun(run)} headingLevel={2} />
+      </section>
+    </Page>
+  );
+}

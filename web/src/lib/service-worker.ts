@@ -1,0 +1,21 @@
+/**
+ * The app's one service worker at scope `/`: the built `sw.js` (web/src/sw.ts) serves the app shell offline and
+ * imports the push handlers of public/push-sw.js. In development Vite builds no worker, so push registers that file
+ * alone there.
+ */
+export const SERVICE_WORKER_URL = import.meta.env.DEV ? '/push-sw.js' : '/sw.js';
+
+/**
+ * Registers the worker once the page has loaded, out of the way of the first paint. Where there is none (an old
+ * browser, a private window that refuses it) the app works as before, online only.
+ */
+export function registerServiceWorker(): void {
+  if (import.meta.env.DEV || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  const register = () => {
+    navigator.serviceWorker.register(SERVICE_WORKER_URL).catch((error: unknown) => {
+      console.warn('The offline service worker could not be registered', error);
+    });
+  };
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}
