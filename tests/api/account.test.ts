@@ -160,6 +160,13 @@ describe.each(databaseTargets())('account profile, recovery, email change and de
       .where('id', '=', session.user.id)
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ email: null, display_name: 'Deleted user' });
+    const sources = await runtime.database.db
+      .withTables<{ auth_sign_in_sources: { user_id: string } }>()
+      .selectFrom('auth_sign_in_sources')
+      .select('user_id')
+      .where('user_id', '=', session.user.id)
+      .execute();
+    expect(sources).toEqual([]);
     expect((await runtime.request('GET', `/dev/mail?to=${encodeURIComponent(email)}`)).body.mail).toEqual([]);
     // The address is free again.
     runtime.clock.advance(61_000);

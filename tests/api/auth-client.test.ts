@@ -1,9 +1,31 @@
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
-import { GoTrueClient } from '@supabase/auth-js';
+import { GoTrueClient, isAuthWeakPasswordError } from '@supabase/auth-js';
 import { Secret, TOTP } from 'otpauth';
+import decodeQR from 'qr/decode.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestRuntime, startTestRuntime } from '../support/test-runtime.ts';
+
+/**
+ * Reads the QR code of a `data:image/svg+xml` URI as a scanner would: the SVG's modules (one `M x y` square each,
+ * as app-server/auth/qr-code-svg.ts draws them) painted into an RGBA bitmap, then decoded by the `qr` package's reader.
+ */
+function scanSvgQrCode(dataUri: string): string {
+  const svg = dataUri.slice('data:image/svg+xml;utf-8,'.length);
+  const size = Number(/viewBox="0 0 (\d+) \1"/.exec(svg)![1]);
+  const scale = 4;
+  const width = size * scale;
+  const data = new Uint8ClampedArray(width * width * 4).fill(255);
+  for (const [, x, y] of svg.matchAll(/M(\d+) (\d+)h1v1h-1z/g)) {
+    for (let dy = 0; dy < scale; dy++) {
+      for (let dx = 0; dx < scale; dx++) {
+        const at = ((Number(y) * scale + dy) * width + Number(x) * scale + dx) * 4;
+        data.fill(0, at, at + 3);
+      }
+    }
+  }
+  return decodeQR({ width, height: width, data });
+}
 
 /** The standard client (@supabase/auth-js) against a real listening server. */
 describe('auth with the standard GoTrue client', () => {
@@ -112,6 +134,12 @@ describe('auth with the standard GoTrue client', () => {
 
     const enrolled = await client.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
     expect(enrolled.error).toBeNull();
+    // The client turns GoTrue's SVG into a data URI for an <img>; it scans to the authenticator URI.
+    const qrCode = enrolled.data!.totp.qr_code;
+    expect(qrCode.startsWith('data:image/svg+xml;utf-8,<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(qrCode).not.toContain('#');
+    expect(scanSvgQrCode(qrCode)).toBe(enrolled.data!.totp.uri);
+    expect(enrolled.data!.totp.uri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
     const factorId = enrolled.data!.id;
     const totp = new TOTP({ secret: Secret.fromBase32(enrolled.data!.totp.secret), digits: 6, period: 30 });
     const challenge = await client.mfa.challenge({ factorId });
@@ -145,5 +173,46 @@ describe('auth with the standard GoTrue client', () => {
     });
     expect((await other.mfa.unenroll({ factorId })).error?.code).toBe('insufficient_aal');
     expect((await client.mfa.unenroll({ factorId })).error).toBeNull();
+  });
+
+  it('gets GoTrue answers: sign-up without a display name, weak passwords, disabled features, invalid JWTs', async () => {
+    const client = newClient();
+    const weak = await client.signUp({ email: 'weak@example.com', password: 'Sunshine1' });
+    expect(isAuthWeakPasswordError(weak.error)).toBe(true);
+    expect(weak.error?.status).toBe(422);
+    expect(isAuthWeakPasswordError(weak.error) && weak.error.reasons).toEqual(['pwned']);
+    const blank = await client.signUp({ email: 'weak@example.com', password: '          ' });
+    expect(isAuthWeakPasswordError(blank.error) && blank.error.reasons).toEqual(['characters']);
+
+    const email = 'nameless+runner@example.com';
+    const signUp = await client.signUp({ email, password: 'no name given here' });
+    expect(signUp.error).toBeNull();
+    expect(signUp.data.user?.user_metadata.display_name).toBe('nameless');
+    const code = /Or enter this code: (\d{6})/.exec((await mailTo(email)).text)![1]!;
+    expect((await client.verifyOtp({ email, token: code, type: 'signup' })).error).toBeNull();
+
+    const anonymous = await newClient().signInAnonymously();
+    expect({ status: anonymous.error?.status, code: anonymous.error?.code }).toEqual({
+      status: 422,
+      code: 'anonymous_provider_disabled',
+    });
+    const sso = await client.signInWithSSO({ domain: 'example.com' });
+    expect({ status: sso.error?.status, code: sso.error?.code }).toEqual({
+      status: 404,
+      code: 'saml_provider_disabled',
+    });
+    const link = await client.linkIdentity({ provider: 'github', options: { skipBrowserRedirect: true } });
+    expect({ status: link.error?.status, code: link.error?.code }).toEqual({
+      status: 404,
+      code: 'manual_linking_disabled',
+    });
+    const forged = await client.getUser('not.a.jwt');
+    expect(forged.error?.message).toMatch(/^invalid JWT: /);
+    // No enumeration: an OTP for an unknown address without sign-up is answered like one for a known address.
+    const unknown = await newClient().signInWithOtp({
+      email: 'nobody-here@example.com',
+      options: { shouldCreateUser: false },
+    });
+    expect(unknown.error).toBeNull();
   });
 });

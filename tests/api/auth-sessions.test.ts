@@ -46,26 +46,54 @@ describe.each(databaseTargets())('auth sessions and tokens (%s)', (target) => {
     expect(badGrant.body.msg).toBe('Unsupported grant_type: magic');
   });
 
-  it('answers "not supported" for web3, id_token, SSO and OAuth providers', async () => {
+  it('answers GoTrue\'s status and code for disabled features, and "not supported" for the rest', async () => {
     const call = authClient(runtime);
-    const web3 = await call('POST', '/auth/v1/token?grant_type=web3', { body: { chain: 'ethereum' } });
-    expect(web3.status).toBe(400);
-    expect(web3.body).toMatchObject({
+    const answers = async (method: string, path: string, body?: unknown, token?: string) => {
+      const res = await call(method, path, { body, token });
+      return { status: res.status, code: res.body?.code, msg: res.body?.msg };
+    };
+    expect(await answers('POST', '/auth/v1/token?grant_type=web3', { chain: 'ethereum' })).toEqual({
+      status: 422,
+      code: 'web3_provider_disabled',
+      msg: 'Web3 provider is disabled',
+    });
+    expect(await answers('POST', '/auth/v1/sso', { domain: 'example.com' })).toEqual({
+      status: 404,
+      code: 'saml_provider_disabled',
+      msg: 'SAML 2.0 is disabled',
+    });
+    expect((await answers('GET', '/auth/v1/sso/saml/metadata')).code).toBe('saml_provider_disabled');
+    expect(await answers('POST', '/auth/v1/signup', { data: {} })).toEqual({
+      status: 422,
+      code: 'anonymous_provider_disabled',
+      msg: 'Anonymous sign-ins are disabled',
+    });
+    expect(await answers('GET', '/auth/v1/user/identities/authorize?provider=github')).toEqual({
+      status: 404,
+      code: 'manual_linking_disabled',
+      msg: 'Manual linking is disabled',
+    });
+    const { session } = await signedInUser(runtime, 'unlink');
+    const unlink = await answers(
+      'DELETE',
+      `/auth/v1/user/identities/${session.user.id}`,
+      undefined,
+      session.access_token,
+    );
+    expect(unlink).toEqual({
+      status: 422,
+      code: 'single_identity_not_deletable',
+      msg: 'User must have at least 1 identity after unlinking',
+    });
+    expect((await answers('DELETE', `/auth/v1/user/identities/${session.user.id}`)).status).toBe(401);
+    const idToken = await answers('POST', '/auth/v1/token?grant_type=id_token', { provider: 'google', id_token: 'x' });
+    expect(idToken).toEqual({
+      status: 400,
       code: 'provider_disabled',
-      msg: 'Web3 wallet sign-in is not supported by this server',
+      msg: 'Sign-in with an ID token is not supported by this server',
     });
-    const idToken = await call('POST', '/auth/v1/token?grant_type=id_token', {
-      body: { provider: 'google', id_token: 'x' },
-    });
-    expect(idToken.body.msg).toBe('Sign-in with an ID token is not supported by this server');
-    const sso = await call('POST', '/auth/v1/sso', { body: { domain: 'example.com' } });
-    expect(sso.status).toBe(400);
-    expect(sso.body.msg).toBe('Single sign-on (SSO) is not supported by this server');
-    const authorize = await call('GET', '/auth/v1/authorize?provider=github');
-    expect(authorize.status).toBe(400);
-    const unknown = await call('GET', '/auth/v1/nothing-here');
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.code).toBe('not_found');
+    expect((await answers('GET', '/auth/v1/authorize?provider=github')).status).toBe(400);
+    expect(await answers('GET', '/auth/v1/nothing-here')).toMatchObject({ status: 404, code: 'not_found' });
   });
 
   it('rotates refresh tokens; a rotated one replayed after the grace revokes the family', async () => {
@@ -194,6 +222,14 @@ describe.each(databaseTargets())('auth sessions and tokens (%s)', (target) => {
     const gotrue = await runtime.request('GET', '/auth/v1/user', { token: session.access_token });
     expect(gotrue.status).toBe(403);
     expect(gotrue.body.code).toBe('bad_jwt');
+    expect(gotrue.body.msg).toBe(
+      'invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired',
+    );
+    for (const token of [none, hs, tampered, 'garbage']) {
+      const res = await runtime.request('GET', '/auth/v1/user', { token });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code: 'bad_jwt' });
+      expect(res.body.msg).toMatch(/^invalid JWT: unable to parse or verify signature, \S/);
+    }
   });
 
   it('rotates signing keys, keeping the old public key published until its tokens expire', async () => {

@@ -74,7 +74,7 @@ describe.each(databaseTargets())('badges on %s', (target: DatabaseTarget) => {
     expect(missing.status).toBe(404);
     const long = await rt.request('POST', `/me/badges/${'x'.repeat(300)}/celebrate`, { token: await a.token() });
     expect(long.status).toBe(400);
-    expect(long.body.error).toBe('id: id is too long');
+    expect(long.body.error).toBe('id: must be letters, digits and _ . : - only (at most 200 characters)');
   });
 
   it('each badge earned pays 150 XP once', async () => {

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 import { createTestUser, freshToken, runBody, settle, type TestUser } from '../support/users.ts';
 
-const meta = (at: string) => ({ eventId: randomUUID(), occurredAt: at, actorId: null, correlationId: 'test', causationId: null, schemaVersion: 1 });
+const meta = (at: string) => ({
+  eventId: randomUUID(),
+  occurredAt: at,
+  actorId: null,
+  correlationId: 'test',
+  causationId: null,
+  schemaVersion: 1,
+});
 
 // Week of Monday 2026-11-16, both users in New York; runs at 12:00 local (17:00 UTC), no weekend, no early bird.
 describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (target) => {
@@ -17,7 +24,11 @@ describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (
     runtime.request(method, path, { token: user.token, ...(body === undefined ? {} : { body }) });
   const day = async (iso: string) => {
     runtime.clock.set(iso);
-    [alice, bob, eve] = await Promise.all([freshToken(runtime, alice), freshToken(runtime, bob), freshToken(runtime, eve)]);
+    [alice, bob, eve] = await Promise.all([
+      freshToken(runtime, alice),
+      freshToken(runtime, bob),
+      freshToken(runtime, eve),
+    ]);
   };
   /** A run synced from Strava, as the import would record it. */
   const stravaRun = async (user: TestUser, startedAt: string, km: number, sec: number) => {
@@ -26,8 +37,16 @@ describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (
       {
         type: 'RunRecorded',
         data: {
-          runId, userId: user.id, source: 'strava', importId: `a${runId}`, startedAt, distanceKm: km, durationSec: sec,
-          positions: [], importFlags: { manual: false, trainer: false, flagged: false, sportType: 'Run' }, notes: null,
+          runId,
+          userId: user.id,
+          source: 'strava',
+          importId: `a${runId}`,
+          startedAt,
+          distanceKm: km,
+          durationSec: sec,
+          positions: [],
+          importFlags: { manual: false, trainer: false, flagged: false, sportType: 'Run' },
+          notes: null,
           verification: { verdict: 'verified', reasons: [], trustedDistanceKm: km, policyVersion: 1 },
           recordedAt: runtime.clock.now().toISOString(),
         },
@@ -60,7 +79,13 @@ describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (
   it('shows the group feed to both members, newest first, with Strava data only for its owner', async () => {
     const a = await as(alice)('GET', `/feed?group_id=${groupId}&filter=runs`);
     expect(a.status).toBe(200);
-    expect(a.body.data.map((e: { display_name: string; event_data: { distance_km?: number; synced: boolean } }) => [e.display_name, e.event_data.distance_km, e.event_data.synced])).toEqual([
+    expect(
+      a.body.data.map((e: { display_name: string; event_data: { distance_km?: number; synced: boolean } }) => [
+        e.display_name,
+        e.event_data.distance_km,
+        e.event_data.synced,
+      ]),
+    ).toEqual([
       ['bob', undefined, true],
       ['alice', 4, false],
       ['bob', 8, false],
@@ -69,7 +94,13 @@ describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (
     // The other member sees "a synced run": author only, nothing from Strava (distance, time, pace, XP).
     expect(a.body.data[0].event_data).toEqual({ user_name: 'bob', synced: true });
     const b = await as(bob)('GET', `/feed?group_id=${groupId}&filter=runs`);
-    expect(b.body.data[0].event_data).toMatchObject({ user_name: 'bob', distance_km: 8, duration_sec: 2400, pace: 300, synced: true });
+    expect(b.body.data[0].event_data).toMatchObject({
+      user_name: 'bob',
+      distance_km: 8,
+      duration_sec: 2400,
+      pace: 300,
+      synced: true,
+    });
     // §3 fields of a GPS run card: 5 km in 30 min, pace 360 s/km, 10 XP per km.
     expect(b.body.data[3]).toMatchObject({
       id: `run-${aliceMondayRun}`,
@@ -84,7 +115,9 @@ describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (
   it('filters by kind and shows own events without a group', async () => {
     const own = await as(alice)('GET', '/feed');
     expect(own.body.data.length).toBeGreaterThanOrEqual(2);
-    expect(own.body.data.every((e: { user_id: string; group_id: null }) => e.user_id === alice.id && e.group_id === null)).toBe(true);
+    expect(
+      own.body.data.every((e: { user_id: string; group_id: null }) => e.user_id === alice.id && e.group_id === null),
+    ).toBe(true);
     const badges = await as(alice)('GET', '/feed?filter=badges');
     expect(badges.body.data.every((e: { event_type: string }) => e.event_type === 'badge_earned')).toBe(true);
     const stakes = await as(alice)('GET', '/feed?filter=stakes');
@@ -117,7 +150,9 @@ describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (
     expect(removed.body.data).toMatchObject({ thumbs_up: 0, clap: 0, fire: 2 });
     const feed = await as(bob)('GET', `/feed?group_id=${groupId}&filter=runs`);
     const reactions = feed.body.data.find((e: { id: string }) => e.id === card).reactions;
-    expect(reactions.reactions.map((r: { display_name: string; emoji: string }) => [r.display_name, r.emoji]).sort()).toEqual([
+    expect(
+      reactions.reactions.map((r: { display_name: string; emoji: string }) => [r.display_name, r.emoji]).sort(),
+    ).toEqual([
       ['alice', 'fire'],
       ['bob', 'fire'],
     ]);
@@ -126,7 +161,13 @@ describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (
   it('orders the leaderboard by level then XP, without other members’ Strava XP', async () => {
     // alice: 9 km GPS = 90 XP + first_run badge 150 = 240. bob: 8 km GPS = 80 + 150 = 230, Strava 8 km = 80 more.
     const a = await as(alice)('GET', `/groups/${groupId}/leaderboard`);
-    expect(a.body.data.map((m: { display_name: string; level: number; total_xp: number }) => [m.display_name, m.level, m.total_xp])).toEqual([
+    expect(
+      a.body.data.map((m: { display_name: string; level: number; total_xp: number }) => [
+        m.display_name,
+        m.level,
+        m.total_xp,
+      ]),
+    ).toEqual([
       ['alice', 2, 240],
       ['bob', 2, 230],
     ]);
@@ -140,7 +181,9 @@ describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (
   it('computes the challenges by hand-checked figures, per viewer', async () => {
     const a = (await as(alice)('GET', `/groups/${groupId}/challenges`)).body.data;
     expect(a.week_start).toBe('2026-11-16');
-    expect(a.weeklyDistance.map((r: { display_name: string; distance_km: number }) => [r.display_name, r.distance_km])).toEqual([
+    expect(
+      a.weeklyDistance.map((r: { display_name: string; distance_km: number }) => [r.display_name, r.distance_km]),
+    ).toEqual([
       ['alice', 9],
       ['bob', 8],
     ]);
@@ -149,11 +192,27 @@ describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (
       { user_id: bob.id, display_name: 'bob', current_streak: 0, longest_streak: 0 },
     ]);
     expect(a.fastestPaces).toEqual([
-      { user_id: alice.id, display_name: 'alice', fastest_5k_pace: 360, fastest_5k_time: 1800, fastest_10k_pace: null, fastest_10k_time: null },
-      { user_id: bob.id, display_name: 'bob', fastest_5k_pace: 360, fastest_5k_time: 1800, fastest_10k_pace: null, fastest_10k_time: null },
+      {
+        user_id: alice.id,
+        display_name: 'alice',
+        fastest_5k_pace: 360,
+        fastest_5k_time: 1800,
+        fastest_10k_pace: null,
+        fastest_10k_time: null,
+      },
+      {
+        user_id: bob.id,
+        display_name: 'bob',
+        fastest_5k_pace: 360,
+        fastest_5k_time: 1800,
+        fastest_10k_pace: null,
+        fastest_10k_time: null,
+      },
     ]);
     const b = (await as(bob)('GET', `/groups/${groupId}/challenges`)).body.data;
-    expect(b.weeklyDistance.map((r: { display_name: string; distance_km: number }) => [r.display_name, r.distance_km])).toEqual([
+    expect(
+      b.weeklyDistance.map((r: { display_name: string; distance_km: number }) => [r.display_name, r.distance_km]),
+    ).toEqual([
       ['bob', 16],
       ['alice', 9],
     ]);
@@ -170,7 +229,13 @@ describe.each(databaseTargets())('feed, reactions and a simulated week on %s', (
       goals_met: 0,
       member_count: 2,
     });
-    expect(res.body.data.top_performers.map((p: { display_name: string; distance_km: number; runs: number }) => [p.display_name, p.distance_km, p.runs])).toEqual([
+    expect(
+      res.body.data.top_performers.map((p: { display_name: string; distance_km: number; runs: number }) => [
+        p.display_name,
+        p.distance_km,
+        p.runs,
+      ]),
+    ).toEqual([
       ['alice', 9, 2],
       ['bob', 8, 1],
     ]);

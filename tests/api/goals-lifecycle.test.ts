@@ -4,9 +4,10 @@ import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/
 import { createTestUser, freshToken, runBody, settle, type TestUser } from '../support/users.ts';
 
 /**
- * The completion rule (app-server/process/goal-lifecycle/goal-lifecycle-process.ts): completed once at 100%;
- * a run deleted afterwards lowers the recorded progress but never undoes the completion, never completes twice
- * (so a hold cannot be released twice, nor XP awarded twice), and the week end never turns it into a miss.
+ * The completion rule (domain/goal/decide.ts "Completion and deleted runs"): completed once progress reaches 100%;
+ * a counted run deleted before the week is settled withdraws the completion when progress falls below the target
+ * (the goal is active again and can complete again, its XP week settled once); at settlement a completed week is
+ * closed and frozen, and nothing changes it afterwards.
  */
 describe.each(databaseTargets())('goal completion on %s', (target) => {
   let runtime: TestRuntime;
@@ -43,27 +44,36 @@ describe.each(databaseTargets())('goal completion on %s', (target) => {
     expect(await goalEvents('GoalCompleted')).toHaveLength(1);
   });
 
-  it('keeps the completion when a run is deleted afterwards, and never completes twice', async () => {
+  it('withdraws the completion when a counted run is deleted before settlement, and completes again', async () => {
     const runs = (await call('GET', '/runs')).body.data;
     await call('DELETE', `/runs/${runs[0].id}`);
     await settle(runtime);
-    expect(await goal()).toMatchObject({ status: 'completed', progress: 5, percentage: 50, completed_progress: 10 });
-    const recorded = await goalEvents('GoalProgressRecorded');
-    expect(recorded.at(-1)?.data).toMatchObject({ progress: 5, percentage: 50 });
-    // Back over 100% with a new run: still one completion.
+    expect(await goal()).toMatchObject({ status: 'active', progress: 5, percentage: 50, completed_at: null });
+    expect(await goalEvents('GoalCompletionWithdrawn')).toHaveLength(1);
+    // Back over 100% with a new run: completed again, and the goal's XP week is still settled only once.
     await call('POST', '/runs', runBody('2026-11-18T02:00:00Z', 5));
     await settle(runtime);
     expect(await goal()).toMatchObject({ status: 'completed', progress: 10 });
-    expect(await goalEvents('GoalCompleted')).toHaveLength(1);
+    expect(await goalEvents('GoalCompleted')).toHaveLength(2);
+    const ledger = await runtime.store.readStream(`xp-${user.id}`);
+    expect(ledger.filter((e) => e.type === 'WeekSettled')).toHaveLength(1);
   });
 
-  it('is not marked missed at week end', async () => {
+  it('closes the completed week at settlement; a run deleted afterwards changes nothing', async () => {
     runtime.clock.set('2026-11-23T06:00:00Z'); // after Monday 00:00 New York, long after the Tokyo week ended
     await runtime.processes.tick();
     await settle(runtime);
     user = await freshToken(runtime, user);
-    expect((await goal()).status).toBe('completed');
+    expect(await goal()).toMatchObject({ status: 'completed', progress: 10 });
+    expect(await goalEvents('GoalWeekClosed')).toHaveLength(1);
     expect(await goalEvents('GoalMissed')).toHaveLength(0);
+    const runs = (await call('GET', '/runs')).body.data;
+    expect((await call('DELETE', `/runs/${runs[0].id}`)).status).toBe(200);
+    await settle(runtime);
+    await runtime.processes.tick();
+    await settle(runtime);
+    expect(await goal()).toMatchObject({ status: 'completed', progress: 10 });
+    expect(await goalEvents('GoalCompletionWithdrawn')).toHaveLength(1);
   });
 
   it('rebuilds the runs and goals read models identical to the live ones', async () => {

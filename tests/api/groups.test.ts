@@ -20,8 +20,22 @@ describe.each(databaseTargets())('groups API on %s', (target) => {
     await runtime.store.appendToStream(`xp-${userId}`, [
       {
         type: 'XpAwarded',
-        data: { userId, sourceType: 'badge', sourceId: randomUUID(), xpAmount: xp, description: 'test', awardedAt: now },
-        metadata: { eventId: randomUUID(), occurredAt: now, actorId: null, correlationId: 'test', causationId: null, schemaVersion: 1 },
+        data: {
+          userId,
+          sourceType: 'badge',
+          sourceId: randomUUID(),
+          xpAmount: xp,
+          description: 'test',
+          awardedAt: now,
+        },
+        metadata: {
+          eventId: randomUUID(),
+          occurredAt: now,
+          actorId: null,
+          correlationId: 'test',
+          causationId: null,
+          schemaVersion: 1,
+        },
       },
     ]);
   };
@@ -52,11 +66,22 @@ describe.each(databaseTargets())('groups API on %s', (target) => {
   it('creates a group: the owner is its first member and sees the invite code', async () => {
     const res = await as(alice)('POST', '/groups', { name: '  Morning Crew ' });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ name: 'Morning Crew', member_count: 1, role: 'owner', owner_user_id: alice.id });
+    expect(res.body.data).toMatchObject({
+      name: 'Morning Crew',
+      member_count: 1,
+      role: 'owner',
+      owner_user_id: alice.id,
+    });
     expect(res.body.data.invite_code).toMatch(/^[2-9A-HJ-NP-Z]{8}$/);
     expect(Date.parse(res.body.data.invite_expires_at)).toBeGreaterThan(Date.parse('2026-11-18T12:00:00Z'));
     expect(res.body.data.members).toEqual([
-      { user_id: alice.id, role: 'owner', joined_at: '2026-11-18T12:00:00.000Z', display_name: 'alice', avatar_url: null },
+      {
+        user_id: alice.id,
+        role: 'owner',
+        joined_at: '2026-11-18T12:00:00.000Z',
+        display_name: 'alice',
+        avatar_url: null,
+      },
     ]);
     groupId = res.body.data.id;
     code = res.body.data.invite_code;
@@ -87,7 +112,10 @@ describe.each(databaseTargets())('groups API on %s', (target) => {
     const res = await as(bob)('GET', '/groups');
     expect(res.body.groups).toHaveLength(1);
     expect(res.body.groups[0]).toMatchObject({ id: groupId, member_count: 2, role: 'member' });
-    expect(res.body.groups[0].members.map((m: { display_name: string }) => m.display_name).sort()).toEqual(['alice', 'bob']);
+    expect(res.body.groups[0].members.map((m: { display_name: string }) => m.display_name).sort()).toEqual([
+      'alice',
+      'bob',
+    ]);
     expect((await as(eve)('GET', '/groups')).body.groups).toEqual([]);
   });
 
@@ -110,7 +138,14 @@ describe.each(databaseTargets())('groups API on %s', (target) => {
     await awardXp(bob.id, 250); // level 2 (200 XP)
     await settle(runtime);
     const res = await as(alice)('GET', `/groups/${groupId}/leaderboard`);
-    expect(res.body.data.map((m: { user_id: string; level: number; total_xp: number; rank: number }) => [m.user_id, m.level, m.total_xp, m.rank])).toEqual([
+    expect(
+      res.body.data.map((m: { user_id: string; level: number; total_xp: number; rank: number }) => [
+        m.user_id,
+        m.level,
+        m.total_xp,
+        m.rank,
+      ]),
+    ).toEqual([
       [bob.id, 2, 250, 1],
       [alice.id, 1, 150, 2],
     ]);

@@ -22,7 +22,11 @@ describe.each(databaseTargets())('preferences API on %s', (target) => {
   });
 
   it('answers the defaults before anything is saved', async () => {
-    expect((await as(alice)('GET', '/me/preferences')).body.data).toEqual({ distance_unit: 'km', default_charity_id: null, remember_charity: false });
+    expect((await as(alice)('GET', '/me/preferences')).body.data).toEqual({
+      distance_unit: 'km',
+      default_charity_id: null,
+      remember_charity: false,
+    });
     expect((await as(alice)('GET', '/me/notification-preferences')).body.data).toEqual({
       upcoming_goal_enabled: true,
       midweek_update_enabled: true,
@@ -37,7 +41,9 @@ describe.each(databaseTargets())('preferences API on %s', (target) => {
     expect((await as(alice)('PUT', '/me/preferences', { distance_unit: 'mi' })).body.data.distance_unit).toBe('mi');
     expect((await as(alice)('GET', '/me/preferences')).body.data.distance_unit).toBe('mi');
     expect((await as(bob)('GET', '/me/preferences')).body.data.distance_unit).toBe('km');
-    expect((await as(alice)('PUT', '/me/preferences', { distance_unit: 'furlongs' })).body.data.distance_unit).toBe('km');
+    expect((await as(alice)('PUT', '/me/preferences', { distance_unit: 'furlongs' })).body.data.distance_unit).toBe(
+      'km',
+    );
   });
 
   it('keeps untouched fields, refuses bad values with a message', async () => {
@@ -55,8 +61,15 @@ describe.each(databaseTargets())('preferences API on %s', (target) => {
   });
 
   it('saves switches and times with seconds; refuses a malformed time', async () => {
-    const res = await as(alice)('PUT', '/me/notification-preferences', { midweek_update_enabled: false, ending_soon_time: '08:30' });
-    expect(res.body.data).toMatchObject({ midweek_update_enabled: false, ending_soon_time: '08:30:00', upcoming_goal_time: '18:00:00' });
+    const res = await as(alice)('PUT', '/me/notification-preferences', {
+      midweek_update_enabled: false,
+      ending_soon_time: '08:30',
+    });
+    expect(res.body.data).toMatchObject({
+      midweek_update_enabled: false,
+      ending_soon_time: '08:30:00',
+      upcoming_goal_time: '18:00:00',
+    });
     expect((await as(alice)('GET', '/me/notification-preferences')).body.data.ending_soon_time).toBe('08:30:00');
     const bad = await as(alice)('PUT', '/me/notification-preferences', { upcoming_goal_time: '25:00:00' });
     expect(bad.status).toBe(400);

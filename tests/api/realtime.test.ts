@@ -25,6 +25,20 @@ function sseReader(response: Response) {
       }
       return text;
     },
+    /** Resolves once the server ended the stream (fails after `ms`); returns everything read. */
+    async end(ms = 10_000): Promise<string> {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`SSE still open; got: ${text}`);
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<null>((resolve) => setTimeout(() => resolve(null), left)),
+        ]);
+        if (chunk?.done) return text;
+        if (chunk?.value) text += decoder.decode(chunk.value, { stream: true });
+      }
+    },
     cancel: () => reader.cancel(),
   };
 }
@@ -73,6 +87,35 @@ describe.each(databaseTargets())('GET /realtime on %s', (target: DatabaseTarget)
     await other.cancel();
     for (let i = 0; i < 50 && rt.changes.connections !== before; i++) await new Promise((r) => setTimeout(r, 20));
     expect(rt.changes.connections).toBe(before);
+  });
+
+  it('stops at the access token expiry: the next change is not delivered, `expired` is sent and the stream ends', async () => {
+    const response = await rt.app.request(`/realtime?access_token=${await a.token()}`);
+    const stream = sseReader(response);
+    await stream.until(/event: ready/);
+    rt.clock.advance(rt.config.AUTH_ACCESS_TOKEN_TTL_SECONDS * 1000 + 1000);
+    await logRun(rt, a.id, 'rt-expired', 2, '2026-11-16T07:45:00Z');
+    const text = await stream.end();
+    expect(text).toMatch(/event: expired\ndata: \{"reason":"token_expired"\}/);
+    expect(text).not.toMatch(/event: changed/);
+  });
+
+  it('stops after a global sign-out: the session is revoked, so nothing more is delivered', async () => {
+    const token = await b.token();
+    const response = await rt.app.request('/realtime', { headers: { authorization: `Bearer ${token}` } });
+    const stream = sseReader(response);
+    await stream.until(/event: ready/);
+    const signOut = await rt.app.request('/auth/v1/logout?scope=global', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(signOut.status).toBe(204);
+    await logRun(rt, b.id, 'rt-signed-out', 2, '2026-11-16T07:50:00Z');
+    const text = await stream.end();
+    expect(text).toMatch(/event: expired\ndata: \{"reason":"signed_out"\}/);
+    expect(text).not.toMatch(/event: changed/);
+    // A new stream with the revoked token is refused.
+    expect((await rt.app.request(`/realtime?access_token=${token}`)).status).toBe(401);
   });
 
   // Two API instances need a shared database server: an embedded PGlite belongs to one process.

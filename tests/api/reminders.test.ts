@@ -16,7 +16,11 @@ describe.each(databaseTargets())('goal reminders across a DST week in two zones 
   const history = async (user: TestUser) => {
     const res = await as(await freshToken(runtime, user))('GET', '/notifications/history?limit=100');
     return res.body.data
-      .map((n: { type: string; delivered_at: string; payload: Record<string, string> }) => [n.delivered_at, n.type, n.payload.url])
+      .map((n: { type: string; delivered_at: string; payload: Record<string, string> }) => [
+        n.delivered_at,
+        n.type,
+        n.payload.url,
+      ])
       .sort();
   };
 
@@ -26,10 +30,15 @@ describe.each(databaseTargets())('goal reminders across a DST week in two zones 
     tokyo = await createTestUser(runtime, 'tokyo', 'Asia/Tokyo');
     for (const user of [london, tokyo]) {
       expect((await as(user)('POST', '/goals', { type: 'distance', target_value: 20 })).status).toBe(201);
-      expect((await as(user)('POST', '/goals', { type: 'count', target_value: 3, start: 'next_week' })).status).toBe(201);
+      expect((await as(user)('POST', '/goals', { type: 'count', target_value: 3, start: 'next_week' })).status).toBe(
+        201,
+      );
     }
     groupId = (await as(london)('POST', '/groups', { name: 'Thames Striders' })).body.data.id;
-    await as(tokyo)('PUT', '/me/notification-preferences', { midweek_update_enabled: false, ending_soon_time: '20:00:00' });
+    await as(tokyo)('PUT', '/me/notification-preferences', {
+      midweek_update_enabled: false,
+      ending_soon_time: '20:00:00',
+    });
   }, 60_000);
   afterAll(() => runtime?.close());
 

@@ -25,17 +25,28 @@ describe.each(databaseTargets())('runs API on %s', (target) => {
 
   it('logs a GPS run with its verdict and the goal it moved', async () => {
     await as(alice)('POST', '/goals', { type: 'distance', target_value: 10 });
-    const res = await as(alice)('POST', '/runs', runBody('2026-11-17T08:00:00Z', 5, 'easy'));
+    const res = await as(alice)('POST', '/runs', runBody('2026-11-18T11:00:00Z', 5, 'easy'));
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
     expect(res.body.data).toMatchObject({
-      started_at: '2026-11-17T08:00:00.000Z',
+      started_at: '2026-11-18T11:00:00.000Z',
       distance_km: 5,
       duration_sec: 1800,
       pace_sec_per_km: 360,
       source: 'gps',
       notes: 'easy',
-      verification: { verdict: 'verified', reasons: [], trusted_distance_km: 5 },
+      verification: {
+        verdict: 'verified',
+        reasons: [],
+        policy_version: 2,
+        claimed_distance_km: 5,
+        stake_distance_km: 5,
+        xp_distance_km: 5,
+        trusted_distance_km: 5,
+        excluded: [],
+        counted_instead: null,
+        summary: 'Counted all 5.00 km toward your stake',
+      },
     });
     expect(res.body.goal).toMatchObject({ progress: 5, percentage: 50 });
   });
@@ -63,7 +74,7 @@ describe.each(databaseTargets())('runs API on %s', (target) => {
     const first = await as(alice)('GET', '/runs?limit=2');
     expect(first.status).toBe(200);
     expect(first.body.data.map((r: { started_at: string }) => r.started_at)).toEqual([
-      '2026-11-17T08:00:00.000Z',
+      '2026-11-18T11:00:00.000Z',
       '2026-11-16T08:00:00.000Z',
     ]);
     expect(first.body.next_cursor).toBeTypeOf('string');
@@ -111,6 +122,39 @@ describe.each(databaseTargets())('runs API on %s', (target) => {
     expect((await as(alice)('DELETE', `/runs/${run.id}`)).status).toBe(404);
   });
 
+  it('GET /runs/{id}: the run with its GPS track for the map; another user gets 404', async () => {
+    const body = runBody('2026-11-13T07:00:00Z', 2);
+    const run = (await as(alice)('POST', '/runs', body)).body.data;
+    const one = await as(alice)('GET', `/runs/${run.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ id: run.id, distance_km: run.distance_km, verification: run.verification });
+    const fixes = one.body.data.gps_data.positions;
+    expect(fixes).toHaveLength(body.gps_data.positions.length);
+    expect(fixes[0]).toMatchObject({
+      latitude: body.gps_data.positions[0]!.latitude,
+      longitude: body.gps_data.positions[0]!.longitude,
+    });
+    const theirs = await as(bob)('GET', `/runs/${run.id}`);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error).toBe('Run not found');
+    expect((await as(alice)('GET', '/runs/x%00y')).status).toBe(400);
+    await as(alice)('DELETE', `/runs/${run.id}`);
+    expect((await as(alice)('GET', `/runs/${run.id}`)).status).toBe(404);
+  });
+
+  it('PATCH with {} leaves the notes as they are; explicit null clears them', async () => {
+    const run = (await as(alice)('POST', '/runs', runBody('2026-11-14T07:00:00Z', 1, 'keep me'))).body.data;
+    const empty = await as(alice)('PATCH', `/runs/${run.id}`, {});
+    expect(empty.status).toBe(200);
+    expect(empty.body.data.notes).toBe('keep me');
+    const noBody = await as(alice)('PATCH', `/runs/${run.id}`);
+    expect(noBody.body.data.notes).toBe('keep me');
+    expect((await as(bob)('PATCH', `/runs/${run.id}`, {})).status).toBe(404);
+    const cleared = await as(alice)('PATCH', `/runs/${run.id}`, { notes: null });
+    expect(cleared.body.data.notes).toBeNull();
+    await as(alice)('DELETE', `/runs/${run.id}`);
+  });
+
   describe('GPS tracking sessions', () => {
     it('starts once, refuses a second start, finishes into a run, and a repeated finish returns the same run', async () => {
       runtime.clock.set('2026-11-18T12:00:00Z');
@@ -156,6 +200,28 @@ describe.each(databaseTargets())('runs API on %s', (target) => {
       const discarded = await as(bob)('POST', '/runs/gps/finish', { discard: true });
       expect(discarded.body).toEqual({ success: true, data: null, goal: null });
       expect((await as(bob)('GET', '/runs')).body.data).toHaveLength(1);
+    });
+
+    it('takes uploads only for the open session of the signed-in user, and refuses bad ones with 4xx', async () => {
+      const start = await as(alice)('POST', '/runs/gps/start');
+      expect(start.status).toBe(201);
+      const sessionId = start.body.data.session_id;
+      const fixes = runBody(runtime.clock.now().toISOString(), 1).gps_data.positions.slice(0, 3);
+      const ok = await as(alice)('POST', '/runs/gps/positions', { session_id: sessionId, positions: fixes });
+      expect(ok.status).toBe(200);
+      expect(ok.body.data).toEqual({ session_id: sessionId, received: 3 });
+      const someoneElse = await as(bob)('POST', '/runs/gps/positions', { session_id: sessionId, positions: fixes });
+      expect(someoneElse.status).toBe(409);
+      expect(someoneElse.body.error).toBe('No GPS tracking is active');
+      const badId = await as(alice)('POST', '/runs/gps/positions', { session_id: 'x\u0000', positions: fixes });
+      expect(badId.status).toBe(400);
+      const tooMany = Array.from({ length: 1001 }, () => fixes[0]);
+      expect(
+        (await as(alice)('POST', '/runs/gps/positions', { session_id: sessionId, positions: tooMany })).status,
+      ).toBe(400);
+      await as(alice)('POST', '/runs/gps/finish', { session_id: sessionId, discard: true });
+      const after = await as(alice)('POST', '/runs/gps/positions', { session_id: sessionId, positions: fixes });
+      expect(after.status).toBe(409);
     });
 
     it('refuses a bad finish body with 400', async () => {

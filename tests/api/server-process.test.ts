@@ -61,7 +61,14 @@ describe('the server process on the embedded database', () => {
       {
         type: 'ProbeRecorded',
         data: { note: 'written between restarts' },
-        metadata: { eventId, occurredAt: new Date().toISOString(), actorId: null, correlationId: eventId, causationId: null, schemaVersion: 1 },
+        metadata: {
+          eventId,
+          occurredAt: new Date().toISOString(),
+          actorId: null,
+          correlationId: eventId,
+          causationId: null,
+          schemaVersion: 1,
+        },
       },
     ]);
     await store.close();

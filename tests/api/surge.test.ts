@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../app-server/commands/execute-command.ts';
 import { surgeDecider } from '../../domain/surge/decide.ts';
@@ -25,7 +26,7 @@ describe.each(databaseTargets())('surge on %s', (target: DatabaseTarget) => {
         xpMultiplier,
         startsAt,
         endsAt,
-        now: rt.clock.now().toISOString(),
+        now: Temporal.Instant.fromEpochMilliseconds(rt.clock.now().getTime()),
       },
       {
         actorId: null,
@@ -45,7 +46,11 @@ describe.each(databaseTargets())('surge on %s', (target: DatabaseTarget) => {
       rt.store,
       surgeDecider,
       'surge-schedule',
-      { type: 'CancelSurge', surgeId: 's-called-off', now: rt.clock.now().toISOString() },
+      {
+        type: 'CancelSurge',
+        surgeId: 's-called-off',
+        now: Temporal.Instant.fromEpochMilliseconds(rt.clock.now().getTime()),
+      },
       {
         actorId: null,
         correlationId: 'test',

@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '../../domain/shared/event-store.ts';
+import {
+  type EventStore,
+  type RecordedEvent,
+  StreamOrderConflictError,
+  WrongExpectedVersionError,
+} from '../../domain/shared/event-store.ts';
 import { newEvent, numberedEvents, uniquePrefix } from './support/contract-events.ts';
 import { DeliveryLog, runConcurrentWriters } from './support/concurrent-workload.ts';
 import { contractTargets, type OpenTarget } from './support/targets.ts';
@@ -256,6 +262,66 @@ describe.each(targets)('event store contract: $name', (target) => {
       expect(errors).toEqual([]);
     },
   );
+
+  // Real concurrency only: PGlite is one session, so its transactions never interleave.
+  if (target.name === 'postgres') {
+    it('refuses, rather than misorders, an append from an older transaction that reaches a stream after a newer writer', async () => {
+      const prefix = uniquePrefix('order');
+      const shared = `${prefix}-shared`;
+      const other = `${prefix}-other`;
+      await store.appendToStream(shared, [newEvent('First', {})]);
+      let olderHasId!: () => void;
+      const olderWrote = new Promise<void>((resolve) => (olderHasId = resolve));
+      let newerHasAppended!: () => void;
+      const newerAppended = new Promise<void>((resolve) => (newerHasAppended = resolve));
+      // The older transaction gets its id by writing another stream first, then reaches `shared` only after a
+      // newer transaction appended there: its event would sort before the newer one's in the log.
+      const older = t.database.db.transaction().execute(async (tx) => {
+        await store.appendToStream(other, [newEvent('Older', {})], { transaction: tx });
+        olderHasId();
+        await newerAppended;
+        await store.appendToStream(shared, [newEvent('OlderOnShared', {})], { transaction: tx });
+      });
+      const newer = t.database.db.transaction().execute(async (tx) => {
+        await olderWrote;
+        await store.appendToStream(shared, [newEvent('Newer', {})], { transaction: tx });
+        newerHasAppended();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      const [olderOutcome] = await Promise.allSettled([older, newer.then(() => undefined)]);
+      expect(olderOutcome.status).toBe('rejected');
+      expect((olderOutcome as PromiseRejectedResult).reason).toBeInstanceOf(StreamOrderConflictError);
+      // Nothing of the refused transaction was written.
+      expect(await store.readStream(other)).toEqual([]);
+      // Retried, it is the newest transaction and lands after the others, in stream order in both reads.
+      await t.database.db.transaction().execute(async (tx) => {
+        await store.appendToStream(other, [newEvent('Older', {})], { transaction: tx });
+        await store.appendToStream(shared, [newEvent('OlderOnShared', {})], { transaction: tx });
+      });
+      expect((await store.readStream(shared)).map((e) => e.type)).toEqual(['First', 'Newer', 'OlderOnShared']);
+      const inLog = (await store.readAll()).filter((e) => e.streamId === shared);
+      expect(inLog.map((e) => e.streamRevision)).toEqual([0, 1, 2]);
+    });
+  }
+
+  // Transaction ids are shared by the whole server: only PostgreSQL has other databases.
+  if (target.name === 'postgres') {
+    it('is not held back by a transaction left open in another database of the server', async () => {
+      const elsewhere = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await elsewhere.connect();
+      try {
+        await elsewhere.query('begin');
+        await elsewhere.query('select pg_current_xact_id()'); // it now holds a transaction id, older than ours
+        const streamId = `${uniquePrefix('horizon')}-1`;
+        await store.appendToStream(streamId, [newEvent('AfterTheirs', {})]);
+        const inLog = (await store.readAll()).filter((e) => e.streamId === streamId);
+        expect(inLog.map((e) => e.type)).toEqual(['AfterTheirs']);
+      } finally {
+        await elsewhere.query('rollback');
+        await elsewhere.end();
+      }
+    });
+  }
 
   it('wakes onAppended listeners after an append commits', async () => {
     let woken = 0;

@@ -260,7 +260,8 @@ describe('the web app in a browser against the real server', () => {
     const payment = page.getByRole('dialog', { name: 'Payment Method' });
     await payment.getByLabel('Card number').fill('4000 0000 0000 0002');
     await payment.getByRole('button', { name: 'Save Card' }).click();
-    await payment.getByText('Failed to save payment method').waitFor();
+    // The local gateway refuses Stripe's declining test card as Stripe does, with Stripe's message.
+    await payment.getByText('Your card was declined.').waitFor();
     await payment.getByLabel('Card number').fill('4242 4242 4242 4242');
     await payment.getByRole('button', { name: 'Save Card' }).click();
     await page.getByRole('dialog', { name: 'Choose a Charity' }).waitFor();

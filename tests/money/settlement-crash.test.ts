@@ -105,7 +105,8 @@ describe.each(databaseTargets().slice(0, 1))('settlement killed at seeded random
       for (const goalId of ids) {
         const fate = fates.get(goalId);
         if (fate === 'met') await goal(goalId, { type: 'RecordProgress', progress: 2, now: instant() });
-        if (fate === 'canceled') await goal(goalId, { type: 'CancelGoal', userId: users[ids.indexOf(goalId)]!.user.id, now: instant() });
+        if (fate === 'canceled')
+          await goal(goalId, { type: 'CancelGoal', userId: users[ids.indexOf(goalId)]!.user.id, now: instant() });
       }
       plan.arm([1 + Math.floor(random() * 8)]);
       await runUntilQuiet();

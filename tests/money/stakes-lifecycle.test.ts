@@ -37,7 +37,7 @@ describe.each(databaseTargets())('stakes through the week on %s', (target) => {
     await cycle(rt);
     for (const name of Object.keys(goals)) {
       const stake = await stakeOf(rt, users[name]!, goals[name]!);
-      expect(stake, name).toMatchObject({ status: 'active', label: 'Active', amount_cents: 1000 });
+      expect(stake, name).toMatchObject({ status: 'active', label: 'Active', amount_cents: 1000, on_hold: true });
       expect((await intentsOf(rt, goals[name]!)).map((pi) => pi.status)).toEqual(['requires_capture']);
     }
   });
@@ -46,7 +46,10 @@ describe.each(databaseTargets())('stakes through the week on %s', (target) => {
     rt.clock.set('2026-11-16T18:00:00Z');
     await refresh();
     for (const hour of ['16', '17']) {
-      const res = await rt.request('POST', '/runs', { token: users.met!.token, body: runBody(`2026-11-16T${hour}:00:00Z`, 1) });
+      const res = await rt.request('POST', '/runs', {
+        token: users.met!.token,
+        body: runBody(`2026-11-16T${hour}:00:00Z`, 1),
+      });
       expect(res.status).toBe(201);
     }
     await cycle(rt);
@@ -55,7 +58,10 @@ describe.each(databaseTargets())('stakes through the week on %s', (target) => {
   });
 
   it('canceled while active: forfeits by capturing the hold', async () => {
-    const res = await rt.request('PATCH', `/goals/${goals.canceled}`, { token: users.canceled!.token, body: { status: 'canceled' } });
+    const res = await rt.request('PATCH', `/goals/${goals.canceled}`, {
+      token: users.canceled!.token,
+      body: { status: 'canceled' },
+    });
     expect(res.status).toBe(200);
     await cycle(rt);
     expect(await stakeOf(rt, users.canceled!, goals.canceled!)).toMatchObject({
@@ -64,7 +70,9 @@ describe.each(databaseTargets())('stakes through the week on %s', (target) => {
       donation_amount_cents: 800,
       fee_cents: 200,
     });
-    expect((await intentsOf(rt, goals.canceled!)).map((pi) => [pi.status, pi.amount_received])).toEqual([['succeeded', 1000]]);
+    expect((await intentsOf(rt, goals.canceled!)).map((pi) => [pi.status, pi.amount_received])).toEqual([
+      ['succeeded', 1000],
+    ]);
   });
 
   it('settles on Monday 00:00 New York: capture, charge after a lapsed hold, and recorded failures', async () => {
@@ -75,14 +83,18 @@ describe.each(databaseTargets())('stakes through the week on %s', (target) => {
     await cycle(rt);
     expect(await stakeOf(rt, users.missed!, goals.missed!)).toMatchObject({
       status: 'lost',
-      label: 'Lost',
+      label: 'Forfeited',
       donation_amount_cents: 800,
       fee_cents: 200,
       charity: { id: 'against-malaria-foundation', name: 'Against Malaria Foundation' },
     });
     expect((await intentsOf(rt, goals.missed!)).map((pi) => pi.status)).toEqual(['succeeded']);
     // The Visa hold lapsed on Saturday: never captured, charged off-session instead, all of it a fee (no charity).
-    expect(await stakeOf(rt, users.lapsed!, goals.lapsed!)).toMatchObject({ status: 'lost', donation_amount_cents: 0, fee_cents: 1000 });
+    expect(await stakeOf(rt, users.lapsed!, goals.lapsed!)).toMatchObject({
+      status: 'lost',
+      donation_amount_cents: 0,
+      fee_cents: 1000,
+    });
     expect((await intentsOf(rt, goals.lapsed!)).map((pi) => [pi.capture_method, pi.status])).toEqual([
       ['manual', 'canceled'],
       ['automatic', 'succeeded'],
@@ -90,9 +102,13 @@ describe.each(databaseTargets())('stakes through the week on %s', (target) => {
     expect(await stakeOf(rt, users.declined!, goals.declined!)).toMatchObject({
       status: 'pending',
       payment_problem: 'declined',
+      decline_code: 'insufficient_funds',
       next_attempt_at: '2026-11-24T05:00:30.000Z',
     });
-    expect(await stakeOf(rt, users.auth!, goals.auth!)).toMatchObject({ status: 'pending', payment_problem: 'authentication_required' });
+    expect(await stakeOf(rt, users.auth!, goals.auth!)).toMatchObject({
+      status: 'pending',
+      payment_problem: 'authentication_required',
+    });
   });
 
   it('does not retry a failed charge in a storm: the next attempt waits a day', async () => {
@@ -109,7 +125,10 @@ describe.each(databaseTargets())('stakes through the week on %s', (target) => {
     rt.clock.set('2026-11-27T05:02:00Z');
     await refresh();
     await cycle(rt);
-    expect(await stakeOf(rt, users.declined!, goals.declined!)).toMatchObject({ status: 'uncollectible', label: 'Not charged' });
+    expect(await stakeOf(rt, users.declined!, goals.declined!)).toMatchObject({
+      status: 'uncollectible',
+      label: 'Not charged',
+    });
     expect(await intentsOf(rt, goals.declined!)).toHaveLength(before + 2);
   });
 

@@ -21,11 +21,17 @@ describe.each(databaseTargets())('payment routes and webhooks on %s', (target) =
   it('lists active charities by name, and saved cards only to their owner', async () => {
     const charities = (await rt.request('GET', '/charities')).body.charities;
     expect(charities.map((c: { name: string }) => c.name)).toContain('GiveDirectly');
-    expect(charities.map((c: { name: string }) => c.name)).toEqual([...charities.map((c: { name: string }) => c.name)].sort());
+    expect(charities.map((c: { name: string }) => c.name)).toEqual(
+      [...charities.map((c: { name: string }) => c.name)].sort(),
+    );
     const mine = await rt.request('GET', '/api/payment/payment-methods', { token: ann.token });
     expect(mine.body.paymentMethods).toMatchObject([{ id: annCard, brand: 'mastercard', last4: '4444' }]);
-    expect((await rt.request('GET', '/api/payment/payment-methods', { token: ben.token })).body.paymentMethods).toEqual([]);
-    expect((await rt.request('DELETE', `/api/payment/payment-methods/${annCard}`, { token: ben.token })).status).toBe(404);
+    expect((await rt.request('GET', '/api/payment/payment-methods', { token: ben.token })).body.paymentMethods).toEqual(
+      [],
+    );
+    expect((await rt.request('DELETE', `/api/payment/payment-methods/${annCard}`, { token: ben.token })).status).toBe(
+      404,
+    );
   });
 
   it('refuses a staked goal on a card that is not the user’s own, or an unknown charity', async () => {
@@ -42,7 +48,9 @@ describe.each(databaseTargets())('payment routes and webhooks on %s', (target) =
     await cycle(rt);
     expect((await stakeOf(rt, ann, goalId)).status).toBe('active');
     // The card holding the stake cannot be removed while the stake is open.
-    expect((await rt.request('DELETE', `/api/payment/payment-methods/${annCard}`, { token: ann.token })).status).toBe(409);
+    expect((await rt.request('DELETE', `/api/payment/payment-methods/${annCard}`, { token: ann.token })).status).toBe(
+      409,
+    );
     rt.clock.advance(3_600_000);
     ann = await freshToken(rt, ann);
     await rt.request('PATCH', `/goals/${goalId}`, { token: ann.token, body: { status: 'canceled' } });
@@ -67,7 +75,11 @@ describe.each(databaseTargets())('payment routes and webhooks on %s', (target) =
     }
     expect(answers.filter((dup) => dup)).toHaveLength(deliveries.length);
     await cycle(rt);
-    expect(await stakeOf(rt, ann, goalId)).toMatchObject({ status: 'forfeited', donation_amount_cents: 800, fee_cents: 200 });
+    expect(await stakeOf(rt, ann, goalId)).toMatchObject({
+      status: 'forfeited',
+      donation_amount_cents: 800,
+      fee_cents: 200,
+    });
     expect((await intentsOf(rt, goalId)).map((pi) => pi.status)).toEqual(['succeeded']);
     const report = await audit(rt);
     expect(report.violations).toEqual([]);

@@ -20,11 +20,16 @@ describe('payment configuration and gateway factory', () => {
     expect(createPaymentGateway(loadConfig(production), deps)).toBeNull();
   });
 
-  it('follows PAYMENTS_LOCAL_GATEWAY when it is set', () => {
+  it('follows PAYMENTS_LOCAL_GATEWAY outside production, and refuses to start with it in production', () => {
     expect(createPaymentGateway(loadConfig({ PAYMENTS_LOCAL_GATEWAY: 'false' }), deps)).toBeNull();
-    expect(createPaymentGateway(loadConfig({ ...production, PAYMENTS_LOCAL_GATEWAY: 'true' }), deps)?.kind).toBe(
-      'local',
+    expect(createPaymentGateway(loadConfig({ PAYMENTS_LOCAL_GATEWAY: 'true' }), deps)?.kind).toBe('local');
+    expect(() => loadConfig({ ...production, PAYMENTS_LOCAL_GATEWAY: 'true' })).toThrow(
+      /PAYMENTS_LOCAL_GATEWAY: the local payment gateway cannot run in production/,
     );
+    // Even a configuration that skipped loadConfig's check never gets the local gateway in production.
+    const forced = { ...loadConfig(production), PAYMENTS_LOCAL_GATEWAY: true };
+    expect(localGatewayEnabled(forced)).toBe(false);
+    expect(createPaymentGateway(forced, deps)).toBeNull();
   });
 
   it('prefers Stripe when a secret key is set', () => {

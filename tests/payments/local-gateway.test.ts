@@ -48,13 +48,19 @@ describe.each(targets)('local payment gateway on %s', (target) => {
   });
   beforeEach(() => clock.set(START));
 
-  /** A runner with a saved card, saved the way the browser does it (SetupIntent confirmed with a test card). */
+  /**
+   * A runner with a saved card, saved the way the browser does it (SetupIntent confirmed with a test card, its
+   * authentication approved when the card asks for it).
+   */
   async function runnerWithCard(card = '4242 4242 4242 4242') {
     const { customerId } = await gateway.ensureCustomer({ userId: `user-${randomUUID()}`, email: 'r@example.com' });
     const { setupIntentId, clientSecret } = await gateway.createSetupIntent({ customerId });
     expect(clientSecret).toMatch(new RegExp(`^${setupIntentId}_secret_`));
-    const { paymentMethodId } = await gateway.confirmSetupIntent({ setupIntentId, card });
-    return { customerId, paymentMethodId };
+    let setup = await gateway.confirmSetupIntent({ setupIntentId, card });
+    if (setup.status === 'requires_action')
+      setup = await gateway.authenticateSetupIntent({ setupIntentId, approve: true });
+    if (setup.paymentMethodId === null) throw new Error(`not saved: ${setup.lastSetupError?.message}`);
+    return { customerId, paymentMethodId: setup.paymentMethodId };
   }
   const key = (name: string) => `${name}-${randomUUID()}`;
   const hold = (who: { customerId: string; paymentMethodId: string }, amountCents = 2000) => ({
@@ -102,6 +108,61 @@ describe.each(targets)('local payment gateway on %s', (target) => {
     expect((await failure(gateway.placeHold(hold({ ...bob, paymentMethodId: alice.paymentMethodId })))).code).toBe(
       'invalid_request',
     );
+  });
+
+  it('saves cards as Stripe test mode does: 0002 and unknown numbers are refused and save nothing', async () => {
+    const { customerId } = await gateway.ensureCustomer({ userId: `user-${randomUUID()}`, email: 's@example.com' });
+    const { setupIntentId } = await gateway.createSetupIntent({ customerId });
+    expect(await gateway.confirmSetupIntent({ setupIntentId, card: '4000 0000 0000 0002' })).toMatchObject({
+      status: 'requires_payment_method',
+      paymentMethodId: null,
+      lastSetupError: { code: 'card_declined', declineCode: 'generic_decline', message: 'Your card was declined.' },
+    });
+    expect(await gateway.confirmSetupIntent({ setupIntentId, card: '4111 1111 1111 1112' })).toMatchObject({
+      status: 'requires_payment_method',
+      lastSetupError: { code: 'incorrect_number', message: 'Your card number is incorrect.' },
+    });
+    expect(await gateway.listPaymentMethods({ customerId })).toEqual([]);
+    // The same SetupIntent then takes a good card, once however often it is confirmed.
+    const saved = await gateway.confirmSetupIntent({ setupIntentId, card: '4000 0000 0000 9995' });
+    expect(saved).toMatchObject({ status: 'succeeded', lastSetupError: null });
+    expect(await gateway.confirmSetupIntent({ setupIntentId, card: '4242424242424242' })).toEqual(saved);
+    expect(await gateway.listPaymentMethods({ customerId })).toMatchObject([
+      { id: saved.paymentMethodId, last4: '9995' },
+    ]);
+  });
+
+  it('a card whose issuer asks for authentication is saved only once the cardholder approves', async () => {
+    const { customerId } = await gateway.ensureCustomer({ userId: `user-${randomUUID()}`, email: 'a@example.com' });
+    const { setupIntentId } = await gateway.createSetupIntent({ customerId });
+    const waiting = await gateway.confirmSetupIntent({ setupIntentId, card: '4000 0025 0000 3155' });
+    expect(waiting).toMatchObject({ status: 'requires_action', paymentMethodId: null });
+    expect(await gateway.listPaymentMethods({ customerId })).toEqual([]);
+    expect(await gateway.authenticateSetupIntent({ setupIntentId, approve: false })).toMatchObject({
+      status: 'requires_payment_method',
+      lastSetupError: { code: 'setup_intent_authentication_failure' },
+    });
+    expect(await gateway.listPaymentMethods({ customerId })).toEqual([]);
+    // Not waiting any more: answering again is a mistake of the caller, not a second chance.
+    expect((await failure(gateway.authenticateSetupIntent({ setupIntentId, approve: true }))).code).toBe(
+      'invalid_request',
+    );
+    await gateway.confirmSetupIntent({ setupIntentId, card: '4000002500003155' });
+    const approved = await gateway.authenticateSetupIntent({ setupIntentId, approve: true });
+    expect(approved).toMatchObject({ status: 'succeeded', lastSetupError: null });
+    // Set up for off-session use, 3155 then pays without asking again (Stripe's test-mode rule for this card).
+    const held = await gateway.placeHold(hold({ customerId, paymentMethodId: approved.paymentMethodId! }));
+    expect(held.status).toBe('held');
+  });
+
+  it('concurrent confirmations of one SetupIntent save one card', async () => {
+    const { customerId } = await gateway.ensureCustomer({ userId: `user-${randomUUID()}`, email: 'c@example.com' });
+    const { setupIntentId } = await gateway.createSetupIntent({ customerId });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => gateway.confirmSetupIntent({ setupIntentId, card: '4242 4242 4242 4242' })),
+    );
+    expect(new Set(answers.map((a) => a.paymentMethodId)).size).toBe(1);
+    expect(await gateway.listPaymentMethods({ customerId })).toHaveLength(1);
   });
 
   it('places a hold (4 d 18 h for an off-session Visa) and releases it; releasing twice is still released', async () => {
@@ -229,7 +290,7 @@ describe.each(targets)('local payment gateway on %s', (target) => {
   });
 
   it('declining and authenticating test cards refuse the hold; the declined PaymentIntent remains', async () => {
-    const declined = await gateway.placeHold(hold(await runnerWithCard('4000000000000002')));
+    const declined = await gateway.placeHold(hold(await runnerWithCard('4000000000000341')));
     expect(declined).toMatchObject({ status: 'declined', declineCode: 'generic_decline' });
     if (declined.status !== 'declined' || !declined.paymentIntentId) throw new Error('not declined');
     expect(await gateway.retrievePaymentIntent(declined.paymentIntentId)).toMatchObject({
@@ -251,7 +312,7 @@ describe.each(targets)('local payment gateway on %s', (target) => {
   });
 
   it('the same key replays the first answer, even after the card changed; nothing is done twice', async () => {
-    const runner = await runnerWithCard('pm_card_visa_chargeDeclined');
+    const runner = await runnerWithCard('pm_card_chargeCustomerFail');
     const input = hold(runner);
     const first = await gateway.placeHold(input);
     expect(first.status).toBe('declined');

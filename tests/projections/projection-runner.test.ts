@@ -36,11 +36,15 @@ function failingOnce(failOn: string): Projector<'applied_events'> & { failed: bo
     tables: ['applied_events'] as const,
     failed: false as boolean,
     async createTables(db, tables) {
-      await sql`CREATE TABLE IF NOT EXISTS ${sql.table(tables.applied_events)} (event_id uuid PRIMARY KEY, type text NOT NULL)`.execute(db);
+      await sql`CREATE TABLE IF NOT EXISTS ${sql.table(tables.applied_events)} (event_id uuid PRIMARY KEY, type text NOT NULL)`.execute(
+        db,
+      );
     },
     async apply(events, { tx, tables }) {
       for (const e of events) {
-        await sql`INSERT INTO ${sql.table(tables.applied_events)} VALUES (${e.metadata.eventId}, ${e.type})`.execute(tx);
+        await sql`INSERT INTO ${sql.table(tables.applied_events)} VALUES (${e.metadata.eventId}, ${e.type})`.execute(
+          tx,
+        );
         if (e.type === failOn && !projector.failed) {
           projector.failed = true;
           throw new Error('projector crashed in the middle of a batch');
@@ -75,13 +79,19 @@ describe.each(targets)('projection runner on %s', (target) => {
   });
 
   const stats = async (table = 'log_stats') =>
-    (await sql<{ event_type: string; event_count: number }>`SELECT event_type, event_count FROM ${sql.table(table)} ORDER BY event_type`.execute(database.db)).rows;
+    (
+      await sql<{
+        event_type: string;
+        event_count: number;
+      }>`SELECT event_type, event_count FROM ${sql.table(table)} ORDER BY event_type`.execute(database.db)
+    ).rows;
 
   it('follows the log live, woken by appends, and reports position and lag', async () => {
     const runner = new ProjectionRunner({ db: database.db, store, projectors: [logStatsProjector], batchSize: 7 });
     await runner.start();
     try {
-      for (let i = 0; i < 20; i++) await store.appendToStream(`run-${i % 4}`, [event(i % 3 === 0 ? 'RunLogged' : 'GoalCreated')]);
+      for (let i = 0; i < 20; i++)
+        await store.appendToStream(`run-${i % 4}`, [event(i % 3 === 0 ? 'RunLogged' : 'GoalCreated')]);
       const last = await store.appendToStream('run-x', [event('RunDeleted'), event('RunDeleted')]);
       await runner.waitFor(last.position);
       expect(await stats()).toEqual([
@@ -90,7 +100,12 @@ describe.each(targets)('projection runner on %s', (target) => {
         { event_type: 'RunLogged', event_count: 7 },
       ]);
       const [status] = await runner.status();
-      expect(status).toMatchObject({ name: 'log-stats', lag: 0, eventsApplied: 22, globalPosition: last.globalPosition });
+      expect(status).toMatchObject({
+        name: 'log-stats',
+        lag: 0,
+        eventsApplied: 22,
+        globalPosition: last.globalPosition,
+      });
     } finally {
       await runner.stop();
     }
@@ -130,9 +145,13 @@ describe.each(targets)('projection runner on %s', (target) => {
       const expected = new Map<string, number>();
       for (const e of all) expected.set(e.type, (expected.get(e.type) ?? 0) + 1);
       expect(await stats()).toEqual(
-        [...expected].sort(([a], [b]) => (a < b ? -1 : 1)).map(([event_type, event_count]) => ({ event_type, event_count })),
+        [...expected]
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([event_type, event_count]) => ({ event_type, event_count })),
       );
-      const leftovers = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'log_stats__g%'`.execute(database.db);
+      const leftovers = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'log_stats__g%'`.execute(database.db);
       expect(leftovers.rows[0]!.n).toBe(0);
     } finally {
       await runner.stop();

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../app-server/commands/execute-command.ts';
 import { surgeDecider } from '../../domain/surge/decide.ts';
@@ -34,7 +35,7 @@ describe.each(databaseTargets())('rebuilding every read model on %s', (target: D
         xpMultiplier: 1.5,
         startsAt: '2026-11-21T06:00:00Z',
         endsAt: '2026-11-21T18:00:00Z',
-        now: rt.clock.now().toISOString(),
+        now: Temporal.Instant.fromEpochMilliseconds(rt.clock.now().getTime()),
       },
       {
         actorId: null,
@@ -83,7 +84,7 @@ describe.each(databaseTargets())('rebuilding every read model on %s', (target: D
         await rt.request('POST', `/feed/${card.id}/reactions`, { token: await ada.token(), body: { emoji: 'clap' } });
       }
     }
-    // Money: a staked goal with a charity, missed, settled on the following Monday (stakes and ledger rows).
+    // Money: a staked goal with a charity, missed, settled on the following Monday (stake rows).
     rt.clock.set('2026-12-07T09:00:00Z');
     const payer = { id: ada.id, email: '', token: await ada.token() };
     const charities = await rt.request('GET', '/charities');

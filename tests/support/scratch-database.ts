@@ -5,7 +5,10 @@ import pg from 'pg';
  * A throw-away PostgreSQL database on the server named by DATABASE_URL, so test files never share state and a
  * CI run starts clean. Returns its URL and a function that drops it.
  */
-export async function createScratchDatabase(baseUrl: string, prefix = 'ss_test'): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createScratchDatabase(
+  baseUrl: string,
+  prefix = 'ss_test',
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import type { PushSender } from '../../app-server/adapters/push/push-sender.ts';
 import { ManualClock } from '../../app-server/clock.ts';
 import { type Config, loadConfig } from '../../app-server/config.ts';
 import { openDatabase } from '../../app-server/db/database.ts';
@@ -15,7 +16,11 @@ export function databaseTargets(): DatabaseTarget[] {
 export interface TestRuntime extends Runtime {
   readonly clock: ManualClock;
   /** Answers an HTTP request through the real app (no socket). */
-  request(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
 }
 
 export interface TestResponse {
@@ -32,7 +37,14 @@ export interface TestResponse {
  */
 export async function startTestRuntime(
   target: DatabaseTarget,
-  options: { now?: string; config?: Partial<Config>; workers?: boolean } = {},
+  options: {
+    now?: string;
+    config?: Partial<Config>;
+    workers?: boolean;
+    push?: PushSender;
+    /** A PGlite folder instead of memory, so a CLI can open the same database once the runtime is closed. */
+    dataDir?: string;
+  } = {},
 ): Promise<TestRuntime> {
   const scratch = target === 'postgres' ? await createScratchDatabase(process.env.DATABASE_URL!) : null;
   const config = {
@@ -40,9 +52,14 @@ export async function startTestRuntime(
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...options.config,
   };
-  const database = await openDatabase({ databaseUrl: scratch?.url, dataDir: 'memory', poolSize: 5 });
+  const database = await openDatabase({ databaseUrl: scratch?.url, dataDir: options.dataDir ?? 'memory', poolSize: 5 });
   const clock = new ManualClock(options.now ?? '2026-11-18T12:00:00Z');
-  const runtime = await createRuntime(config, { clock, database, logger: pino({ level: 'silent' }) });
+  const runtime = await createRuntime(config, {
+    clock,
+    database,
+    logger: pino({ level: 'silent' }),
+    ...(options.push ? { push: options.push } : {}),
+  });
   if (options.workers ?? true) await runtime.startWorkers();
   return {
     ...runtime,

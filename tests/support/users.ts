@@ -1,5 +1,6 @@
 import { track } from '../../domain/run/track.test-helpers.ts';
 import { authClient, lastCode } from '../api/auth-helpers.ts';
+import type { Runtime } from '../../app-server/runtime.ts';
 import type { TestRuntime } from './test-runtime.ts';
 
 /** A signed-in product user for API tests. */
@@ -43,22 +44,34 @@ export async function freshToken(runtime: TestRuntime, user: TestUser): Promise<
   return { ...user, token: res.body.access_token };
 }
 
-/** Lets every process manager and projection catch up with the log (twice: processes react to their own events). */
-export async function settle(runtime: TestRuntime): Promise<void> {
+/**
+ * Lets every process manager and projection catch up with the log (twice: processes react to their own events).
+ * `timeoutMs` bounds each wait for the read models (the bench's seeding waits minutes, tests seconds).
+ */
+export async function settle(
+  runtime: Pick<Runtime, 'processes' | 'store' | 'projections'>,
+  timeoutMs = 15_000,
+): Promise<void> {
   for (let round = 0; round < 3; round++) {
     await runtime.processes.drain();
     const head = await runtime.store.headPosition();
-    if (head) await runtime.projections.waitFor(head, 15_000);
+    if (head) await runtime.projections.waitFor(head, timeoutMs);
   }
 }
 
 /**
  * A POST /runs body for a plausible (verified) run: `km` at 10 km/h, straight north, a fix every 30 s.
- * `km` should be a multiple of 1/12 (1, 2, 3, 5, 10…) so the track length is exact.
+ * `km` should be a multiple of 1/12 (1, 2, 3, 5, 10…) so the track length is exact. Each start time runs on its own
+ * meridian (a few hundred metres apart), so two runs are never the same recording (domain/run/track-key.ts).
+ * Verified toward a stake only when posted within 2 hours of its end (domain/run/verification.ts rule 4).
  */
 export function runBody(startedAt: string, km: number, notes: string | null = null) {
   const steps = Math.round(km * 12);
-  const positions = track(10, steps + 1, 30, 8, Date.parse(startedAt));
+  const meridian = ((Date.parse(startedAt) / 60_000) % 997) * 1e-4;
+  const positions = track(10, steps + 1, 30, 8, Date.parse(startedAt)).map((p) => ({
+    ...p,
+    longitude: p.longitude + meridian,
+  }));
   return {
     started_at: startedAt,
     distance_km: km,

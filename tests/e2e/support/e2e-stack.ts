@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { type Browser, chromium } from 'playwright-core';
-import { build } from 'vite';
-import { webAppServer } from '../../../app-server/web-static.ts';
-import { type TestRuntime, startTestRuntime } from '../../support/test-runtime.ts';
+import { inject } from 'vitest';
+import type { Config } from '../../../app-server/config.ts';
+import { type DatabaseTarget, type TestRuntime, startTestRuntime } from '../../support/test-runtime.ts';
+import { buildWebApp, webAppServerFor } from './web-build.ts';
 
 /** Debian's chromium, as FACTS.md "Toolchain" describes (playwright cannot download browsers here). */
 const CHROMIUM_ARGS = [
@@ -29,7 +30,29 @@ export interface E2eStack {
   close(): Promise<void>;
 }
 
-async function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<{ server: ServerType; url: string }> {
+export interface E2eStackOptions {
+  /** Server configuration on top of the test defaults (e.g. a Strava stand-in's address). */
+  readonly config?: Partial<Config>;
+  /**
+   * The database engine: PGlite, as `npm start` runs by default, unless E2E_DATABASE=postgres asks for a scratch
+   * database on the DATABASE_URL server.
+   */
+  readonly target?: DatabaseTarget;
+  /** The server's (manual) clock at start; default: now, the browser's own time. */
+  readonly now?: string;
+  /** PGlite on disk instead of in memory (a CLI can open it after close). */
+  readonly dataDir?: string;
+}
+
+function defaultTarget(): DatabaseTarget {
+  if (process.env.E2E_DATABASE !== 'postgres') return 'pglite';
+  if (!process.env.DATABASE_URL) throw new Error('E2E_DATABASE=postgres needs DATABASE_URL');
+  return 'postgres';
+}
+
+async function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+): Promise<{ server: ServerType; url: string }> {
   const server = serve({ fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((done) => server.once('listening', () => done()));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -38,33 +61,35 @@ async function listen(fetch: (request: Request) => Response | Promise<Response>)
 const close = (server: ServerType) => new Promise<void>((done) => server.close(() => done()));
 
 /**
- * Both servers listen first (ports are needed before the build and the runtime know each other's address), then
- * the server starts on PGlite with APP_URL = the web origin (CORS, auth redirects) and PUBLIC_URL = the API (mailed
- * links), then Vite builds web/ into a scratch folder with VITE_API_URL pointing at the API.
+ * The web build this file serves: the one global-setup.ts made for the whole run, or (when the file runs under a
+ * configuration without that setup) a build of its own, removed on close.
  */
-export async function startE2eStack(): Promise<E2eStack> {
+async function webBuild(): Promise<{ dir: string; own: boolean }> {
+  const shared = inject('e2eWebBuild');
+  if (shared) return { dir: shared, own: false };
+  const dir = mkdtempSync(join(tmpdir(), 'stridestake-web-'));
+  await buildWebApp(dir);
+  return { dir, own: true };
+}
+
+/**
+ * Both servers listen first (each needs the other's address), then the server starts (PGlite) with APP_URL = the
+ * web origin (CORS, auth redirects) and PUBLIC_URL = the API (mailed links). The web origin serves the shared build
+ * with this file's API address in its scripts; then a browser starts. The server's clock is a ManualClock, by default
+ * starting at real time (the browser and the auth client judge token expiry by the browser's clock: a journey that
+ * starts the server elsewhere in time installs the page's clock there too).
+ */
+export async function startE2eStack(options: E2eStackOptions = {}): Promise<E2eStack> {
+  const build = await webBuild();
   let apiFetch: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
   const api = await listen((request) => apiFetch(request));
-  const outDir = mkdtempSync(join(tmpdir(), 'stridestake-web-'));
-  const web = await listen(webAppServer(outDir).fetch);
-  // The browser and the auth client judge token expiry by the wall clock, so the server's clock starts at real time.
-  const runtime = await startTestRuntime('pglite', {
-    now: new Date().toISOString(),
-    config: { APP_URL: web.url, PUBLIC_URL: api.url },
+  const web = await listen(webAppServerFor(build.dir, api.url).fetch);
+  const runtime = await startTestRuntime(options.target ?? defaultTarget(), {
+    now: options.now ?? new Date().toISOString(),
+    config: { APP_URL: web.url, PUBLIC_URL: api.url, ...options.config },
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   });
   apiFetch = runtime.app.fetch;
-  const previous = process.env.VITE_API_URL;
-  process.env.VITE_API_URL = api.url;
-  try {
-    await build({
-      root: resolve(import.meta.dirname, '../../../web'),
-      logLevel: 'error',
-      build: { outDir, emptyOutDir: true, sourcemap: false },
-    });
-  } finally {
-    if (previous === undefined) delete process.env.VITE_API_URL;
-    else process.env.VITE_API_URL = previous;
-  }
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   return {
     runtime,
@@ -75,7 +100,7 @@ export async function startE2eStack(): Promise<E2eStack> {
       await browser.close();
       await Promise.all([close(api.server), close(web.server)]);
       await runtime.close();
-      rmSync(outDir, { recursive: true, force: true });
+      if (build.own) rmSync(build.dir, { recursive: true, force: true });
     },
   };
 }

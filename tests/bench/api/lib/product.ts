@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { type Config, loadConfig } from '../../../../app-server/config.ts';
+import { options } from './bench-options.ts';
+import { freePort, type ServerProcess, startServer } from './server-process.ts';
+
+const ROOT = resolve(import.meta.dirname, '../../../..');
+
+/**
+ * The product as it runs in production, for every process the bench starts, and the same sealing key for its
+ * in-process helpers (seeds, session minting, settlement), so data keys and signing keys sealed by one are opened by
+ * the other. The measured routes need no card processor, so the server runs without one, as production refuses the
+ * local gateway; the in-process settlement runs on the local gateway as development does (a Stripe test account
+ * would measure Stripe's latency, not ours).
+ */
+export const productEnv = {
+  NODE_ENV: 'production',
+  AUTH_ENCRYPTION_KEY: 'stridestake-bench-only-key-not-a-secret-0000',
+  RUN_WORKERS: 'true',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: options.logLevel,
+};
+export const inProcessConfig: Config = loadConfig({
+  ...productEnv,
+  NODE_ENV: 'development',
+  PAYMENTS_LOCAL_GATEWAY: 'true',
+  LOG_LEVEL: 'silent',
+});
+
+/**
+ * Starts the product (`node app-server/main.ts`) on a database, as production runs it. With `cpuProfileDir` it runs
+ * under `--cpu-prof` and writes its profile there when it stops (tests/bench/api/profile.ts reads it).
+ */
+export async function startProduct(databaseUrl: string, cpuProfileDir?: string): Promise<ServerProcess> {
+  const [port, webPort] = [await freePort(), await freePort()];
+  return startServer(
+    'app-server/main.ts',
+    { ...productEnv, DATABASE_URL: databaseUrl, WEB_PORT: String(webPort) },
+    {
+      port,
+      healthPath: '/health',
+      ...(cpuProfileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] } : {}),
+    },
+  );
+}
+
+/** `npm run projections:rebuild -- --all` on the database, timed from start to exit. */
+export function timeRebuild(databaseUrl: string): Promise<{ seconds: number; output: string }> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['app-server/cli/projections-rebuild.ts', '--all'], {
+      cwd: ROOT,
+      env: { ...process.env, ...productEnv, DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.once('exit', (code) =>
+      code === 0
+        ? done({ seconds: (performance.now() - started) / 1000, output })
+        : fail(new Error(`rebuild failed:\n${output}`)),
+    );
+  });
+}

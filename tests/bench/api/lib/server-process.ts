@@ -1,0 +1,82 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../../../..');
+
+/** A server the bench started as its own process (so the load generator never shares its event loop). */
+export interface ServerProcess {
+  readonly url: string;
+  readonly pid: number;
+  /** Resident set size now, in bytes (from /proc). */
+  rssBytes(): number;
+  /** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * Starts `node <script>` from the repository root with `env` added (same Node as the bench: process.execPath), and
+ * waits until `healthPath` answers 200. Its stdout (the request log) goes nowhere, as to a log shipper; stderr is
+ * kept to explain a failed start.
+ */
+export async function startServer(
+  script: string,
+  env: Record<string, string>,
+  options: { port: number; healthPath: string; timeoutMs?: number; nodeArgs?: readonly string[] },
+): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(options.port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}:\n${stderr}`);
+    try {
+      if ((await fetch(`${url}${options.healthPath}`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${script} did not answer ${options.healthPath} in time:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    rssBytes() {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    },
+    stop() {
+      if (child.exitCode !== null) return Promise.resolve();
+      return new Promise((done) => {
+        const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          done();
+        });
+        child.kill('SIGTERM');
+      });
+    },
+  };
+}

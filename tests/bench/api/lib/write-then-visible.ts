@@ -1,0 +1,195 @@
+import autocannon from 'autocannon';
+import { weekStartingOn } from '../../../../domain/shared/week.ts';
+import { seededRandom } from '../../../contract/support/seeded-random.ts';
+import { generateTrack, runBody } from './gps-track.ts';
+import type { BenchFixture } from '../seed/fixture.ts';
+import { homeOf } from '../seed/seed-shape.ts';
+import type { LoadFigures } from './load.ts';
+import type { ServerProcess } from './server-process.ts';
+import { percentile } from './stats.ts';
+
+/** A signed-in runner who posts runs, with what their current goal showed last. */
+export interface Writer {
+  readonly userId: string;
+  readonly token: string;
+  readonly home: { latitude: number; longitude: number };
+  goalType: 'distance' | 'count';
+  progress: number;
+  /** Where their week began (epoch ms): runs must start inside it to count. */
+  readonly weekStartMs: number;
+  /** Start of the last run posted (epoch ms); the next one ends 5 minutes before it, so a runner's runs never overlap. */
+  earliestStartMs: number;
+}
+
+/** A user's writer from their GET /goals/current answer. */
+export function writerFrom(
+  userId: string,
+  token: string,
+  home: Writer['home'],
+  goal: { type: 'distance' | 'count'; progress: number; period_start: string; time_zone: string },
+  nowMs: number,
+): Writer {
+  return {
+    userId,
+    token,
+    home,
+    goalType: goal.type,
+    progress: goal.progress,
+    weekStartMs: weekStartingOn(goal.period_start, goal.time_zone).start.epochMilliseconds,
+    earliestStartMs: nowMs,
+  };
+}
+
+/** Runners for POST /runs: seeded users with a goal this week, and what it shows. */
+export async function writersFor(
+  product: ServerProcess,
+  fixture: BenchFixture,
+  tokens: Map<string, string>,
+): Promise<Writer[]> {
+  const out: Writer[] = [];
+  for (const user of fixture.users.filter((u) => tokens.has(u.id))) {
+    const res = await fetch(`${product.url}/goals/current`, {
+      headers: { authorization: `Bearer ${tokens.get(user.id)}` },
+    });
+    const goal = ((await res.json()) as { data: Parameters<typeof writerFrom>[3] | null }).data;
+    if (goal) out.push(writerFrom(user.id, tokens.get(user.id)!, homeOf(user.index), goal, Date.now()));
+  }
+  return out;
+}
+
+/** How many reads of GET /goals/current a writer makes at most before the run counts as not visible. */
+const MAX_POLLS = 20;
+
+interface LoopContext {
+  writer?: Writer;
+  startedAt?: number;
+  expected?: number;
+  done?: boolean;
+  polls?: number;
+}
+
+/**
+ * POST /runs as runners do it, read-your-write: each connection takes a free runner, posts a realistic GPS run
+ * (~5 km at ~5:30/km, a fix every 1–5 s, placed just before the runner's previous one so their runs never overlap),
+ * then reads GET /goals/current until the goal's progress includes the run. A runner is never used by two
+ * connections at once, so "includes the run" is exact: progress grew by the run's distance (or by one run).
+ * Reports runs made visible per second and the percentiles of the whole post-then-visible time.
+ */
+export async function measureWriteThenVisible(
+  baseUrl: string,
+  writers: Writer[],
+  options: { connections: number; seconds: number },
+): Promise<LoadFigures & { notVisible: number; outOfWeek: number; failureSamples: string[] }> {
+  const free = [...writers];
+  const random = seededRandom(20261123);
+  let measuring = false;
+  const latencies: number[] = [];
+  let failures = 0;
+  let notVisible = 0;
+  let outOfWeek = 0;
+  const failureSamples: string[] = [];
+  const release = (writer: Writer) => free.push(writer);
+
+  const nextRun = (writer: Writer) => {
+    const distanceKm = 4.8 + random.next() * 0.4;
+    const paceSecPerKm = 315 + random.next() * 30;
+    const startMs = writer.earliestStartMs - 5 * 60_000 - distanceKm * paceSecPerKm * 1000;
+    writer.earliestStartMs = startMs;
+    const track = generateTrack({
+      start: writer.home,
+      startMs,
+      distanceKm,
+      paceSecPerKm,
+      fixEverySec: [1, 5],
+      random: random.next,
+    });
+    return runBody(track, distanceKm);
+  };
+
+  const post: autocannon.Request = {
+    method: 'POST',
+    path: '/runs',
+    setupRequest: (request, context: LoopContext) => {
+      let writer = free.shift();
+      // A runner whose week has no room left for another run before now is retired from the pool.
+      while (writer && writer.earliestStartMs - 40 * 60_000 < writer.weekStartMs) {
+        outOfWeek++;
+        writer = free.shift();
+      }
+      if (!writer) throw new Error('every bench runner ran out of room in their week: add writers or shorten the run');
+      context.writer = writer;
+      context.startedAt = performance.now();
+      context.polls = 0;
+      context.done = false;
+      return {
+        ...request,
+        headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(nextRun(writer)),
+      };
+    },
+    onResponse: (status, body, context: LoopContext) => {
+      const writer = context.writer!;
+      if (status !== 201) {
+        if (measuring) failures++;
+        if (failureSamples.length < 3) failureSamples.push(`POST /runs ${status}: ${body.slice(0, 200)}`);
+        context.done = true;
+        release(writer);
+        return;
+      }
+      // What the goal counts of it (a free goal: the trusted distance, or one run); two decimals on both sides.
+      const saved = JSON.parse(body) as { data: { verification: { trusted_distance_km: number } } };
+      const counted = saved.data.verification.trusted_distance_km;
+      context.expected = writer.goalType === 'count' ? writer.progress + 1 : writer.progress + counted - 0.011;
+    },
+  };
+
+  const poll: autocannon.Request = {
+    method: 'GET',
+    path: '/goals/current',
+    // A falsy answer makes autocannon restart from the first request (its README): the next POST. The types omit it.
+    setupRequest: (request, context: LoopContext) =>
+      context.done
+        ? (null as unknown as autocannon.Request)
+        : { ...request, headers: { authorization: `Bearer ${context.writer!.token}` } },
+    onResponse: (status, body, context: LoopContext) => {
+      const writer = context.writer!;
+      context.polls! += 1;
+      const progress =
+        status === 200 ? (JSON.parse(body) as { data: { progress: number } | null }).data?.progress : undefined;
+      if (progress !== undefined && progress >= context.expected!) {
+        if (measuring) latencies.push(performance.now() - context.startedAt!);
+        writer.progress = progress;
+        context.done = true;
+        release(writer);
+      } else if (status !== 200 || context.polls! >= MAX_POLLS) {
+        if (measuring) status !== 200 ? failures++ : notVisible++;
+        context.done = true;
+        release(writer);
+      }
+    },
+  };
+
+  const run = (seconds: number) =>
+    autocannon({
+      url: baseUrl,
+      connections: options.connections,
+      duration: seconds,
+      requests: [post, ...Array.from({ length: MAX_POLLS }, () => poll)],
+    });
+  await run(1);
+  measuring = true;
+  const started = performance.now();
+  const result = await run(options.seconds);
+  measuring = false;
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    perSecond: latencies.length / seconds,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    failures: failures + result.errors + result.timeouts,
+    completed: latencies.length,
+    notVisible,
+    outOfWeek,
+    failureSamples,
+  };
+}

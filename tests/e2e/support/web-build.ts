@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { join, normalize, resolve } from 'node:path';
+import { Hono } from 'hono';
+import { build } from 'vite';
+import { webAppServer } from '../../../app-server/web-static.ts';
+
+/**
+ * The API address baked into the shared e2e build. It names no real host (`.invalid` never resolves); each e2e
+ * file's web server swaps it for that file's own API address as it serves the scripts, so one build serves every
+ * file although each file's API listens on a port chosen at run time.
+ */
+export const API_URL_PLACEHOLDER = 'http://stridestake-e2e-api.invalid';
+
+/** Builds web/ into `outDir` with the placeholder API address (a production build, as `npm start` serves it). */
+export async function buildWebApp(outDir: string): Promise<void> {
+  // Vitest runs with NODE_ENV=test, and Vite builds a development bundle under it (React's development build,
+  // import.meta.env.DEV, no service worker): the build is made with NODE_ENV=production, as `npm start` makes it.
+  const previous = { api: process.env.VITE_API_URL, nodeEnv: process.env.NODE_ENV };
+  process.env.VITE_API_URL = API_URL_PLACEHOLDER;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      root: resolve(import.meta.dirname, '../../../web'),
+      mode: 'production',
+      logLevel: 'error',
+      build: { outDir, emptyOutDir: true, sourcemap: false },
+    });
+  } finally {
+    for (const [name, value] of [
+      ['VITE_API_URL', previous.api],
+      ['NODE_ENV', previous.nodeEnv],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/**
+ * Serves a build made by `buildWebApp` as `npm start` serves web/dist (app-server/web-static.ts), except that the
+ * scripts name `apiUrl` where the build has the placeholder. Rewritten scripts are kept in memory.
+ */
+export function webAppServerFor(buildDir: string, apiUrl: string) {
+  const rewritten = new Map<string, Promise<string>>();
+  const root = resolve(buildDir);
+  const app = new Hono();
+  app.get('/assets/*', async (c, next) => {
+    const file = normalize(join(root, c.req.path));
+    if (!file.endsWith('.js') || !file.startsWith(`${root}/`)) return next();
+    let text = rewritten.get(file);
+    if (!text) {
+      text = readFile(file, 'utf8').then((source) => source.replaceAll(API_URL_PLACEHOLDER, apiUrl));
+      rewritten.set(file, text);
+    }
+    try {
+      return c.body(await text, 200, { 'content-type': 'text/javascript; charset=utf-8' });
+    } catch {
+      rewritten.delete(file);
+      return next();
+    }
+  });
+  app.route('/', webAppServer(buildDir));
+  return app;
+}
