@@ -14,11 +14,11 @@ import type { KeyStore } from './key-store.ts';
 import { tokenMail } from './mail-templates.ts';
 import type { OneTimeTokens, TokenKind } from './one-time-tokens.ts';
 import type { PasswordHasher } from './password-hasher.ts';
-import { AUTH_LIMITS, type RateLimiter, hitAll } from './rate-limiter.ts';
+import { AUTH_LIMITS, hitAll, type RateLimiter } from './rate-limiter.ts';
 import { clientIp, safeRedirect } from './request.ts';
 import type { SecretBox } from './secrets.ts';
-import type { SignInSources } from './sign-in-sources.ts';
 import type { Session, SessionStore } from './session-store.ts';
+import type { SignInSources } from './sign-in-sources.ts';
 import type { AccessClaims, TokenService } from './token-service.ts';
 import type { AuthUser, UserStore } from './user-store.ts';
 
@@ -132,12 +132,32 @@ export async function signIn(core: AuthCore, c: Context, user: AuthUser, method:
   return sessionJson(core, signedIn, session, refreshToken);
 }
 
-/** The bearer token's caller: verified signature/exp/aud/iss, a live session and an existing user. */
-export async function authenticate(core: AuthCore, c: Context): Promise<Caller> {
+/** The bearer token's verified claims (signature, exp, aud, iss); nothing about the session yet. */
+async function verifiedBearer(core: AuthCore, c: Context): Promise<AccessClaims> {
   const header = c.req.header('authorization') ?? '';
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match?.[1]) throw authErrors.noAuthorization();
-  const claims = await core.tokens.verify(match[1]);
+  return core.tokens.verify(match[1]);
+}
+
+/**
+ * The product API's check on every request: a verified token whose session is live and whose account exists, in
+ * one query and without the user's row (the product reads its own tables). Nothing about the session is cached, so
+ * a sign-out or an erased account is refused at once by every API instance.
+ */
+export async function authenticateSession(
+  core: AuthCore,
+  c: Context,
+): Promise<{ claims: AccessClaims; session: Session }> {
+  const claims = await verifiedBearer(core, c);
+  const session = await core.sessions.activeForUser(claims.session_id, claims.sub);
+  if (!session) throw authErrors.sessionNotFound();
+  return { claims, session };
+}
+
+/** The bearer token's caller: verified signature/exp/aud/iss, a live session and an existing user. */
+export async function authenticate(core: AuthCore, c: Context): Promise<Caller> {
+  const claims = await verifiedBearer(core, c);
   const session = await core.sessions.active(claims.session_id);
   if (!session || session.userId !== claims.sub) throw authErrors.sessionNotFound();
   const user = await core.users.byId(claims.sub);

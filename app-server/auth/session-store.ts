@@ -28,6 +28,11 @@ export interface SessionStore {
   rotate(refreshToken: string): Promise<{ session: Session; refreshToken: string }>;
   /** The live session, or null when it was signed out or has outlived its idle or absolute lifetime. */
   active(sessionId: string): Promise<Session | null>;
+  /**
+   * The live session of `userId` whose account still exists (not erased), in one query: what every product request
+   * checks. Null when signed out, expired, someone else's, or the account is gone.
+   */
+  activeForUser(sessionId: string, userId: string): Promise<Session | null>;
   /** Raises a session to aal2 after an MFA verification; returns a fresh refresh token for it. */
   raiseToAal2(sessionId: string, method: string, factorId: string): Promise<{ session: Session; refreshToken: string }>;
   revoke(sessionId: string): Promise<void>;
@@ -143,6 +148,19 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
 
     async active(sessionId) {
       const row = await db.selectFrom('auth_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+      if (!row || expired(row, now())) return null;
+      return toSession(row);
+    },
+
+    async activeForUser(sessionId, userId) {
+      const row = await db
+        .selectFrom('auth_sessions')
+        .innerJoin('auth_users', 'auth_users.id', 'auth_sessions.user_id')
+        .selectAll('auth_sessions')
+        .where('auth_sessions.id', '=', sessionId)
+        .where('auth_sessions.user_id', '=', userId)
+        .where('auth_users.deleted_at', 'is', null)
+        .executeTakeFirst();
       if (!row || expired(row, now())) return null;
       return toSession(row);
     },

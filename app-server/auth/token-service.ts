@@ -1,4 +1,4 @@
-import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock.ts';
 import { authErrors } from './auth-error.ts';
 import { type KeyStore, SIGNING_ALG } from './key-store.ts';
@@ -38,10 +38,59 @@ export interface TokenServiceOptions {
   readonly issuer: string;
   readonly audience: string;
   readonly ttlSeconds: number;
+  /** How many verified tokens to remember (0: verify every time). */
+  readonly verifiedCacheSize?: number;
+}
+
+/**
+ * Verified tokens remembered, so a client's every request does not pay an ECDSA verification. Safe to keep: what
+ * a signature proves never changes, and a hit re-checks what can (the expiry, and that the signing key is still
+ * published). Revocation is not decided here: the caller checks the session in the database on every request.
+ */
+class VerifiedTokens {
+  readonly #entries = new Map<string, { claims: AccessClaims; kid: string }>();
+  readonly #capacity: number;
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+  }
+
+  get(token: string): { claims: AccessClaims; kid: string } | undefined {
+    return this.#entries.get(token);
+  }
+
+  remember(token: string, claims: AccessClaims, kid: string): void {
+    if (this.#capacity <= 0) return;
+    // Oldest first: Map keeps insertion order, so the first key is the one to drop.
+    if (this.#entries.size >= this.#capacity) this.#entries.delete(this.#entries.keys().next().value as string);
+    this.#entries.set(token, { claims, kid });
+  }
+
+  forget(token: string): void {
+    this.#entries.delete(token);
+  }
 }
 
 /** A TokenService signing with the store's current key and verifying only against published keys. */
 export function createTokenService(options: TokenServiceOptions): TokenService {
+  const verified = new VerifiedTokens(options.verifiedCacheSize ?? 10_000);
+
+  /** The remembered claims if they still hold now (as jwtVerify would judge them), else null. */
+  async function stillValid(token: string): Promise<AccessClaims | null> {
+    const hit = verified.get(token);
+    if (!hit) return null;
+    const nowSeconds = Math.floor(options.clock.now().getTime() / 1000);
+    if (hit.claims.exp <= nowSeconds) {
+      verified.forget(token);
+      throw authErrors.badJwt('token has invalid claims: token is expired');
+    }
+    if (!(await options.keys.publicKey(hit.kid))) {
+      verified.forget(token);
+      throw authErrors.badJwt('signing key not found');
+    }
+    return hit.claims;
+  }
+
   return {
     async issue(claims) {
       const { kid, privateKey } = await options.keys.current();
@@ -58,8 +107,10 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
       return { token, expiresAt: exp, expiresIn: options.ttlSeconds };
     },
     async verify(token) {
+      const remembered = await stillValid(token);
+      if (remembered) return remembered;
       try {
-        const { payload } = await jwtVerify(
+        const { payload, protectedHeader } = await jwtVerify(
           token,
           async (header) => {
             // The key comes from our store by kid, never from the token (no jwk/jku/x5u headers honoured).
@@ -75,7 +126,9 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
             requiredClaims: ['exp', 'iat', 'sub', 'session_id'],
           },
         );
-        return payload as unknown as AccessClaims;
+        const claims = payload as unknown as AccessClaims;
+        if (protectedHeader.kid) verified.remember(token, claims, protectedHeader.kid);
+        return claims;
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired)
           throw authErrors.badJwt('token has invalid claims: token is expired');

@@ -1,15 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
-import {
-  type EventStore,
-  type LogPosition,
-  type RecordedEvent,
-  comparePositions,
-} from '../../domain/shared/event-store.ts';
+import type { EventStore, LogPosition, RecordedEvent } from '../../domain/shared/event-store.ts';
+import { CheckpointWatch } from './checkpoint-watch.ts';
 import { type Checkpoint, readAllCheckpoints, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { DEFAULT_FAULT_POLICY, type FaultPolicy, FaultTracker } from './fault-tracker.ts';
-import { type PoisonStatus, type PoisonedEvent, listPoisonedEvents } from './poisoned-events.ts';
 import { type ReplayResult, replayPoisonedEvent, skipPoisonedEvent } from './poison-operations.ts';
-import { type Projector, liveTableNames } from './projector.ts';
+import { listPoisonedEvents, type PoisonedEvent, type PoisonStatus } from './poisoned-events.ts';
+import { liveTableNames, type Projector } from './projector.ts';
 import { type RebuildResult, rebuildProjection } from './rebuild.ts';
 import { drainPastFaults, stepPastFaults } from './step-past-faults.ts';
 import { Broadcast, WakeSignal } from './wake-signal.ts';
@@ -74,6 +70,7 @@ export class ProjectionRunner {
   #loops: Promise<void>[] = [];
   #unsubscribe: (() => void) | null = null;
   readonly #signals = new Map<string, WakeSignal>();
+  readonly #watch: CheckpointWatch;
 
   constructor(options: ProjectionRunnerOptions) {
     this.#db = options.db;
@@ -85,6 +82,7 @@ export class ProjectionRunner {
     this.#logger = options.logger ?? silent;
     this.#idleMs = options.idleMs ?? 10_000;
     this.#faultPolicy = options.faultPolicy ?? DEFAULT_FAULT_POLICY;
+    this.#watch = new CheckpointWatch(() => readAllCheckpoints(this.#db), this.#applied);
   }
 
   /** The registered projector names. */
@@ -171,18 +169,7 @@ export class ProjectionRunner {
     const unknown = names.filter((name) => !this.#projectors.has(name));
     if (unknown.length > 0)
       throw new Error(`Unknown projection(s) ${unknown.join(', ')}. Known: ${this.names.join(', ')}`);
-    const timeoutMs = options.timeoutMs ?? 5_000;
-    const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const checkpoints = await readAllCheckpoints(this.#db);
-      const behind = names.filter((name) => {
-        const checkpoint = checkpoints.find((c) => c.name === name);
-        return !checkpoint?.position || comparePositions(checkpoint.position, position) < 0;
-      });
-      const left = deadline - performance.now();
-      if (behind.length === 0 || left <= 0) return behind;
-      await this.#applied.wait(Math.min(left, 25));
-    }
+    return this.#watch.reached(position, names, options.timeoutMs ?? 5_000);
   }
 
   /** Rebuilds one projection beside the live copy and swaps it in. */

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
 import { AuthApiError } from '../../auth/auth-error.ts';
-import { type AuthCore, authenticate } from '../../auth/auth-core.ts';
+import { type AuthCore, authenticateSession } from '../../auth/auth-core.ts';
 
 /**
  * Guard for the product API: the bearer token must verify against our published keys (ES256 only, exp/aud/iss)
@@ -11,7 +11,7 @@ import { type AuthCore, authenticate } from '../../auth/auth-core.ts';
 export function requireUser(core: AuthCore): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     try {
-      const { claims, session } = await authenticate(core, c);
+      const { claims, session } = await authenticateSession(core, c);
       c.set('userId', claims.sub);
       c.set('aal', session.aal);
       c.set('sessionId', session.id);
