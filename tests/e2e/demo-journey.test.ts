@@ -102,5 +102,29 @@ describe('journey: a visitor tries the demo without an account', () => {
     const surged = rows.filter({ hasText: 'Surge Bonus' });
     expect(await surged.count()).toBe(1);
     await screenshot(page, 'demo-run-history-xp-surge-bonus', surged);
+    // Each row says what the run counted toward a stake, as the server's run policy would.
+    await rows.first().getByText('Verified').waitFor();
+
+    // A sample run opens on its detail view: the route drawn from its sample track, per-km splits.
+    await surged.getByRole('link').click();
+    await page.getByRole('img', { name: /^Route map/ }).waitFor();
+    await page.getByRole('region', { name: 'Splits' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Splits' }).getByRole('row').count()).toBeGreaterThan(1);
+    await screenshot(page, 'demo-run-detail-route-splits');
+  });
+
+  it('a screen that cannot render (demo data corrupted in storage) says so and the navigation still works', async () => {
+    await page.evaluate(() => {
+      const key = 'stridestake.demo-data';
+      const data = JSON.parse(localStorage.getItem(key) ?? '{}');
+      // Notes that are not text: React cannot render an object.
+      data.runs[0].notes = { text: 'tempo' };
+      localStorage.setItem(key, JSON.stringify(data));
+    });
+    await page.goto(`${stack.webUrl}/run-history`);
+    await page.getByRole('alert').getByText('Something went wrong on this screen').waitFor();
+    await page.getByRole('link', { name: 'Groups' }).click();
+    await page.getByRole('link', { name: /Sunrise Striders/ }).waitFor();
+    expect(await page.getByText('Something went wrong on this screen').count()).toBe(0);
   });
 });

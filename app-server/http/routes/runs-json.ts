@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type CountableRun, type CountedOnce, countOnce } from '../../../domain/run/count-once.ts';
-import { countedDistanceKm } from '../../../domain/run/counting.ts';
-import { stakeCountSentence } from '../../../domain/run/verdict-words.ts';
+import { verificationJson } from '../../../domain/run/verification-json.ts';
 import { paceSecPerKm } from '../../../domain/stats/run-totals.ts';
 import { type RunListRow, runNeighbours } from '../../../projections/runs/run-queries.ts';
 
@@ -41,11 +40,6 @@ export async function countedOnceFor(
  * XP and free goals, what was left out and why, and the same in one sentence for people.
  */
 export function runJson(run: RunListRow, counted: CountedOnce | undefined) {
-  const v = run.verification;
-  const claimedKm = v.policyVersion === 2 ? v.claimedDistanceKm : run.distance_km;
-  const stakeKm = counted?.km ?? countedDistanceKm(v, 'staked_goal');
-  const excluded = v.policyVersion === 2 ? v.excluded : [];
-  const outrankedBy = counted?.outrankedBy ?? null;
   return {
     id: run.id,
     user_id: run.user_id,
@@ -56,25 +50,7 @@ export function runJson(run: RunListRow, counted: CountedOnce | undefined) {
     source: run.source,
     import_id: run.import_id,
     notes: run.notes,
-    verification: {
-      verdict: v.verdict,
-      reasons: v.reasons,
-      policy_version: v.policyVersion,
-      claimed_distance_km: claimedKm,
-      stake_distance_km: stakeKm,
-      xp_distance_km: countedDistanceKm(v, 'free_goal_or_xp'),
-      /** Kept for older clients: the XP distance. */
-      trusted_distance_km: v.trustedDistanceKm,
-      excluded: excluded.map((p) => ({
-        reason: p.reason,
-        km: p.km,
-        sec: p.sec,
-        fixes: p.fixes,
-        stretches: p.stretches,
-      })),
-      counted_instead: outrankedBy ? { run_id: outrankedBy.runId, rule: outrankedBy.rule } : null,
-      summary: stakeCountSentence({ claimedKm, stakeKm, reasons: v.reasons, excluded, outrankedBy }),
-    },
+    verification: verificationJson(run.verification, run.distance_km, counted),
     recorded_at: new Date(run.recorded_at).toISOString(),
   };
 }

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { ScreenErrorBoundary } from '../components/screen-error-boundary.tsx';
 import { InAppNotifications } from '../features/notifications/components/in-app-notifications.tsx';
 import { TrackingBanner } from '../features/runs/components/tracking-banner.tsx';
 import { BottomNav } from '../components/bottom-nav.tsx';
@@ -16,6 +17,7 @@ import { RealtimeSync } from './realtime-sync.tsx';
 export function ProtectedLayout() {
   const { session, loading } = useAuth();
   const demo = useDemoMode();
+  const { pathname } = useLocation();
   if (!demo && loading) return <Spinner />;
   if (!demo && !session) return <Navigate to={platform().shell.signedOutRoute} replace />;
   return (
@@ -24,10 +26,12 @@ export function ProtectedLayout() {
       {demo ? null : <RealtimeSync />}
       {demo || !session ? null : <InAppNotifications key={session.user.id} />}
       <TrackingBanner />
-      {/* The page's chunk loads under the banner and above the bottom navigation, which stay put. */}
-      <Suspense fallback={<Spinner />}>
-        <Outlet />
-      </Suspense>
+      {/* The page's chunk loads under the banner and above the bottom navigation, which stay put, even when the page fails. */}
+      <ScreenErrorBoundary resetKey={pathname}>
+        <Suspense fallback={<Spinner />}>
+          <Outlet />
+        </Suspense>
+      </ScreenErrorBoundary>
       <BottomNav />
     </div>
   );

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { ScreenErrorBoundary } from '../components/screen-error-boundary.tsx';
 import { Spinner } from '../components/spinner.tsx';
 import { AppStoreBanner } from '../features/app-store-prompt/components/app-store-banner.tsx';
 import { OfflineRunSync } from '../features/runs/offline/components/offline-run-sync.tsx';
@@ -35,35 +36,38 @@ const XpGuideRoute = lazy(() => import('./routes/xp-guide-route.tsx').then((m) =
 
 /** The route table of §2; any other path goes to /app. The router itself is main.tsx's (the landing shares it). */
 export function AppRouter() {
+  const { pathname } = useLocation();
   return (
     <>
       <PlatformEffects />
       <OfflineRunSync />
       <AppStoreBanner />
-      <Suspense fallback={<Spinner />}>
-        <Routes>
-          <Route path="/" element={<LandingRoute />} />
-          <Route path="/login" element={<LoginRoute />} />
-          <Route path="/signup" element={<SignupRoute />} />
-          <Route path="/terms" element={<TermsRoute />} />
-          <Route path="/privacy" element={<PrivacyRoute />} />
-          <Route path="/data-deletion" element={<DataDeletionRoute />} />
-          <Route element={<ProtectedLayout />}>
-            <Route path="/app" element={<DashboardRoute />} />
-            <Route path="/run" element={<RunRoute />} />
-            <Route path="/run-history" element={<RunHistoryRoute />} />
-            <Route path="/runs/:id" element={<RunDetailRoute />} />
-            <Route path="/goals" element={<GoalsRoute />} />
-            <Route path="/goals/:id/stats" element={<GoalStatsRoute />} />
-            <Route path="/groups" element={<GroupsRoute />} />
-            <Route path="/groups/:groupId" element={<GroupDetailRoute />} />
-            <Route path="/profile" element={<ProfileRoute />} />
-            <Route path="/connected-apps" element={<ConnectedAppsRoute />} />
-            <Route path="/xp-guide" element={<XpGuideRoute />} />
-          </Route>
-          <Route path="*" element={<Navigate to="/app" replace />} />
-        </Routes>
-      </Suspense>
+      <ScreenErrorBoundary resetKey={pathname}>
+        <Suspense fallback={<Spinner />}>
+          <Routes>
+            <Route path="/" element={<LandingRoute />} />
+            <Route path="/login" element={<LoginRoute />} />
+            <Route path="/signup" element={<SignupRoute />} />
+            <Route path="/terms" element={<TermsRoute />} />
+            <Route path="/privacy" element={<PrivacyRoute />} />
+            <Route path="/data-deletion" element={<DataDeletionRoute />} />
+            <Route element={<ProtectedLayout />}>
+              <Route path="/app" element={<DashboardRoute />} />
+              <Route path="/run" element={<RunRoute />} />
+              <Route path="/run-history" element={<RunHistoryRoute />} />
+              <Route path="/runs/:id" element={<RunDetailRoute />} />
+              <Route path="/goals" element={<GoalsRoute />} />
+              <Route path="/goals/:id/stats" element={<GoalStatsRoute />} />
+              <Route path="/groups" element={<GroupsRoute />} />
+              <Route path="/groups/:groupId" element={<GroupDetailRoute />} />
+              <Route path="/profile" element={<ProfileRoute />} />
+              <Route path="/connected-apps" element={<ConnectedAppsRoute />} />
+              <Route path="/xp-guide" element={<XpGuideRoute />} />
+            </Route>
+            <Route path="*" element={<Navigate to="/app" replace />} />
+          </Routes>
+        </Suspense>
+      </ScreenErrorBoundary>
     </>
   );
 }

@@ -3,7 +3,9 @@ import { targetError, storedTarget } from '../../../../domain/goal/target.ts';
 import { type GpsPosition, gpsDistanceKm } from '../../../../domain/run/geo.ts';
 import { isWithinWeek, nextWeekStart, weekStartingOn, weekStartOf } from '../../../../domain/shared/week.ts';
 import { milestoneText } from '../../../../domain/stats/milestones.ts';
-import { runTotals } from '../../../../domain/stats/run-totals.ts';
+import { paceSecPerKm, runTotals } from '../../../../domain/stats/run-totals.ts';
+import { countOnce, countableRun } from '../../../../domain/run/count-once.ts';
+import { verificationJson } from '../../../../domain/run/verification-json.ts';
 import { DEFAULT_NOTIFICATION_PREFERENCES } from '../../../../domain/validation/notifications.ts';
 import { ApiError } from '../api-error.ts';
 import type { HttpMethod } from '../api.ts';
@@ -12,7 +14,7 @@ import { demoFeedRoutes } from './demo-feed.ts';
 import { demoGoalJson } from './demo-goals.ts';
 import { demoGroupRoutes } from './demo-groups.ts';
 import { DEMO_USER_ID, type DemoBody, type DemoRoute } from './demo-route.ts';
-import { demoVerification } from './demo-verdict.ts';
+import { demoRecordedAt, demoTrack, demoVerification } from './demo-verdict.ts';
 import { DEMO_EARNED_BADGES, demoRunXpRows, demoStreak, demoXp } from './demo-xp.ts';
 
 /** The demo's open GPS session, if any (in memory: a reload mid-run ends it, as the demo keeps no server). */
@@ -29,11 +31,31 @@ const DEMO_CHARITIES = [
 
 const goalsOf = (state: DemoState, now: number) => state.goals.map((g) => demoGoalJson(state, g, now));
 
-function runJson(r: DemoState['runs'][number]) {
+/** The demo user's runs as the cross-run rules see them (one run at a time, a track counted once). */
+const countableRuns = (state: DemoState) =>
+  state.runs.map((r) =>
+    countableRun(
+      {
+        runId: r.id,
+        startedAt: r.started_at,
+        durationSec: r.duration_sec,
+        verification: r.verification ?? demoVerification(r),
+      },
+      demoRecordedAt(r),
+    ),
+  );
+
+/** A demo run in the API's shape (§3 Run), its verification counted among all the demo's runs as the server does. */
+function runJson(state: DemoState, r: DemoRun) {
+  const { verification, xp_multiplier: _surge, ...run } = r;
+  const counted = countOnce(countableRuns(state), 'staked_goal');
   return {
-    ...r,
+    ...run,
     user_id: DEMO_USER_ID,
-    pace_sec_per_km: r.distance_km > 0 ? Math.round(r.duration_sec / r.distance_km) : null,
+    pace_sec_per_km: paceSecPerKm(r.distance_km, r.duration_sec),
+    import_id: null,
+    verification: verificationJson(verification ?? demoVerification(r), r.distance_km, counted.get(r.id)),
+    recorded_at: demoRecordedAt(r),
   };
 }
 
@@ -136,7 +158,7 @@ const routes: readonly DemoRoute[] = [
         success: true,
         goal: demoGoalJson(s, goal, now),
         stats,
-        runs: runs.map(runJson),
+        runs: runs.map((r) => runJson(s, r)),
         milestone: milestoneText(stats.total_distance_km),
       };
     },
@@ -160,7 +182,7 @@ const routes: readonly DemoRoute[] = [
       const runs = sortedRuns(s)
         .filter((r) => !since || r.started_at >= since)
         .slice(0, limit);
-      return { success: true, data: runs.map(runJson), next_cursor: null };
+      return { success: true, data: runs.map((r) => runJson(s, r)), next_cursor: null };
     },
   ],
   [
@@ -180,7 +202,7 @@ const routes: readonly DemoRoute[] = [
       run.verification = demoVerification(run, positions);
       s.runs.push(run);
       const current = goalsOf(s, now).find((g) => g.days_left !== null) ?? null;
-      return { success: true, data: runJson(run), goal: current };
+      return { success: true, data: runJson(s, run), goal: current };
     },
   ],
   // The tracker's server session (§4 GPS run): the demo keeps it in memory and saves the run from its fixes.
@@ -223,7 +245,17 @@ const routes: readonly DemoRoute[] = [
       run.verification = demoVerification(run, positions);
       s.runs.push(run);
       const current = goalsOf(s, now).find((g) => g.days_left !== null) ?? null;
-      return { success: true, data: runJson(run), goal: current };
+      return { success: true, data: runJson(s, run), goal: current };
+    },
+  ],
+  [
+    'GET',
+    /^\/runs\/(demo-run-[^/]+)$/,
+    (s, _n, m) => {
+      const run = s.runs.find((r) => r.id === m[1]);
+      if (!run) throw new ApiError('Run not found', 404);
+      // The demo keeps no tracks: the detail view draws the steady sample track the run policy judged.
+      return { success: true, data: { ...runJson(s, run), gps_data: { positions: demoTrack(run) } } };
     },
   ],
   [

@@ -12,7 +12,7 @@ export function demoRecordedAt(run: Pick<DemoRun, 'started_at' | 'duration_sec' 
  * north, `distance_km` long over `duration_sec`, 5 m accurate. Its start point moves with the start time, so two
  * runs never share a track (the run policy counts a track once).
  */
-function steadyTrack(run: DemoRun): GpsPosition[] {
+export function demoTrack(run: DemoRun): GpsPosition[] {
   const startMs = Date.parse(run.started_at);
   const fixes = Math.max(2, Math.floor(run.duration_sec / 5) + 1);
   const degrees = (run.distance_km / (2 * Math.PI * 6371)) * 360;
@@ -31,7 +31,7 @@ function steadyTrack(run: DemoRun): GpsPosition[] {
  * and XP count runs as the server does (a walk, a car ride or a sparse track count as they would there).
  */
 export function demoVerification(run: DemoRun, positions: readonly GpsPosition[] = []): Verification {
-  const track = positions.length >= 2 ? positions : steadyTrack(run);
+  const track = positions.length >= 2 ? positions : demoTrack(run);
   return verifyRun({
     startedAtMs: Date.parse(run.started_at),
     durationSec: run.duration_sec,
