@@ -22,6 +22,11 @@ export const configSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
+  /**
+   * Connections the API process keeps to PostgreSQL. Requests, the nine projection loops and the process managers
+   * share them: with RUN_WORKERS on, too few and requests queue behind the workers' transactions.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number({ message: 'must be a number' }).int().min(2).max(500).default(10),
   /** Where the embedded database keeps its files. */
   DATA_DIR: z.string().min(1).default('./.data'),
   /** Optional KurrentDB / EventStoreDB connection string (kurrentdb:// or esdb://) for the alternative event store. */

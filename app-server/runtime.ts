@@ -71,6 +71,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     (await openDatabase({
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
+      poolSize: config.DATABASE_POOL_SIZE,
       // Survived (requests answer 503, projections and listeners retry), but worth a line in the logs.
       onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost'),
     }));

@@ -18,6 +18,9 @@ export const productEnv = {
   AUTH_ENCRYPTION_KEY: 'stridestake-bench-only-key-not-a-secret-0000',
   RUN_WORKERS: 'true',
   HOST: '127.0.0.1',
+  // One public address for the server (on whatever port it got) and the in-process session minter: access tokens
+  // name it as their issuer, and the server refuses tokens of another issuer.
+  PUBLIC_URL: 'http://127.0.0.1:3001',
   LOG_LEVEL: options.logLevel,
 };
 export const inProcessConfig: Config = loadConfig({
