@@ -4,12 +4,13 @@ import { Icon } from '../../components/icon.tsx';
 import { Page } from '../../components/page.tsx';
 import { useRunXp } from '../../features/runs/api/get-run-xp.ts';
 import { useRun } from '../../features/runs/api/get-run.ts';
+import { RunStats } from '../../features/runs/components/run-stats.tsx';
 import { RunTrackPanel } from '../../features/runs/components/run-track-panel.tsx';
 import { RunVerdict } from '../../features/runs/components/run-verdict.tsx';
 import { sourceLabel, trackOfRun } from '../../features/runs/track/run-track.ts';
 import { ApiError } from '../../lib/api-error.ts';
 import { useDistanceUnit } from '../../lib/distance-unit.ts';
-import { formatDateTime, formatDuration, formatPace } from '../../lib/format.ts';
+import { formatDateTime } from '../../lib/format.ts';
 
 /**
  * One run (/runs/{id}, from the run history): its figures and XP, the route map, the splits and the pace chart,
@@ -52,27 +53,13 @@ export function RunDetailRoute() {
           {when.time} <span className="source-badge">{sourceLabel(run.source)}</span>
         </span>
         <strong className="summary-distance">{formatDistance(run.distance_km, unit)}</strong>
-        <dl className="summary-stats">
-          <div>
-            <dt>Time</dt>
-            <dd>{formatDuration(run.duration_sec)}</dd>
-          </div>
-          <div>
-            <dt>Pace</dt>
-            <dd>{formatPace(run.pace_sec_per_km, unit)}</dd>
-          </div>
-          <div className="summary-xp">
-            <dt>XP earned</dt>
-            <dd>
-              {earned ? `+${earned.xp} XP` : '—'}
-              {earned?.surgeBonus ? (
-                <span className="surge-mark">
-                  <Icon name="bolt" size={12} /> Surge Bonus
-                </span>
-              ) : null}
-            </dd>
-          </div>
-        </dl>
+        <RunStats
+          durationSec={run.duration_sec}
+          paceSecPerKm={run.pace_sec_per_km}
+          unit={unit}
+          xp={earned?.xp ?? null}
+          surgeBonus={earned?.surgeBonus ?? false}
+        />
         {run.notes ? <p className="muted">{run.notes}</p> : null}
         <RunVerdict verification={run.verification} />
       </section>

@@ -5,8 +5,9 @@ import { Icon } from '../../../components/icon.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import type { Goal, Run } from '../../../lib/api-types.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
-import { formatDateTime, formatDuration, formatPace } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { useRunXp } from '../api/get-run-xp.ts';
+import { RunStats } from './run-stats.tsx';
 import { RunTrackPanel } from './run-track-panel.tsx';
 import { RunVerdict } from './run-verdict.tsx';
 
@@ -46,27 +47,13 @@ export function RunSavedSummary({
         </span>
         <strong className="summary-distance">{formatDistance(run.distance_km, unit)}</strong>
       </div>
-      <dl className="summary-stats">
-        <div>
-          <dt>Time</dt>
-          <dd>{formatDuration(run.duration_sec)}</dd>
-        </div>
-        <div>
-          <dt>Pace</dt>
-          <dd>{formatPace(run.pace_sec_per_km, unit)}</dd>
-        </div>
-        <div className="summary-xp">
-          <dt>XP earned</dt>
-          <dd>
-            +{xp} XP
-            {credited?.surgeBonus ? (
-              <span className="surge-mark">
-                <Icon name="bolt" size={12} /> Surge Bonus
-              </span>
-            ) : null}
-          </dd>
-        </div>
-      </dl>
+      <RunStats
+        durationSec={run.duration_sec}
+        paceSecPerKm={run.pace_sec_per_km}
+        unit={unit}
+        xp={xp}
+        surgeBonus={credited?.surgeBonus ?? false}
+      />
       {goal && goal.percentage >= 100 ? (
         <p className="summary-goal">
           <Icon name="trophy" size={20} /> This run completed your weekly goal!
