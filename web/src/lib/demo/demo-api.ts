@@ -45,19 +45,26 @@ const countableRuns = (state: DemoState) =>
     ),
   );
 
-/** A demo run in the API's shape (§3 Run), its verification counted among all the demo's runs as the server does. */
-function runJson(state: DemoState, r: DemoRun) {
-  const { verification, xp_multiplier: _surge, ...run } = r;
+/**
+ * Demo runs in the API's shape (§3 Run), each run's verification counted among all the demo's runs as the server
+ * does. The cross-run count is done once for the whole answer, not once per run.
+ */
+function runsJson(state: DemoState, runs: readonly DemoRun[]) {
   const counted = countOnce(countableRuns(state), 'staked_goal');
-  return {
-    ...run,
-    user_id: DEMO_USER_ID,
-    pace_sec_per_km: paceSecPerKm(r.distance_km, r.duration_sec),
-    import_id: null,
-    verification: verificationJson(verification ?? demoVerification(r), r.distance_km, counted.get(r.id)),
-    recorded_at: demoRecordedAt(r),
-  };
+  return runs.map((r) => {
+    const { verification, xp_multiplier: _surge, ...run } = r;
+    return {
+      ...run,
+      user_id: DEMO_USER_ID,
+      pace_sec_per_km: paceSecPerKm(r.distance_km, r.duration_sec),
+      import_id: null,
+      verification: verificationJson(verification ?? demoVerification(r), r.distance_km, counted.get(r.id)),
+      recorded_at: demoRecordedAt(r),
+    };
+  });
 }
+
+const runJson = (state: DemoState, run: DemoRun) => runsJson(state, [run])[0]!;
 
 const sortedRuns = (state: DemoState) => [...state.runs].sort((a, b) => b.started_at.localeCompare(a.started_at));
 
@@ -158,7 +165,7 @@ const routes: readonly DemoRoute[] = [
         success: true,
         goal: demoGoalJson(s, goal, now),
         stats,
-        runs: runs.map((r) => runJson(s, r)),
+        runs: runsJson(s, runs),
         milestone: milestoneText(stats.total_distance_km),
       };
     },
@@ -182,7 +189,7 @@ const routes: readonly DemoRoute[] = [
       const runs = sortedRuns(s)
         .filter((r) => !since || r.started_at >= since)
         .slice(0, limit);
-      return { success: true, data: runs.map((r) => runJson(s, r)), next_cursor: null };
+      return { success: true, data: runsJson(s, runs), next_cursor: null };
     },
   ],
   [
