@@ -108,6 +108,10 @@ describe('journey: a visitor tries the demo without an account', () => {
     // A sample run opens on its detail view: the route drawn from its sample track, per-km splits.
     await surged.getByRole('link').click();
     await page.getByRole('img', { name: /^Route map/ }).waitFor();
+    // Its time, pace and the XP it earned, with the surge it fell in.
+    const stats = page.locator('.summary-stats');
+    await stats.getByText(/^\+\d+ XP/).waitFor();
+    await stats.getByText('Surge Bonus').waitFor();
     await page.getByRole('region', { name: 'Splits' }).waitFor();
     expect(await page.getByRole('region', { name: 'Splits' }).getByRole('row').count()).toBeGreaterThan(1);
     await screenshot(page, 'demo-run-detail-route-splits');
