@@ -118,6 +118,13 @@ export interface Subscription {
   caughtUp(): Promise<void>;
 }
 
+/** A registered onAppended wake-up. */
+export interface AppendedListener {
+  /** Resolves once notifications are flowing (never rejects: a listener that cannot listen wakes on its timeouts). */
+  readonly ready: Promise<void>;
+  readonly remove: () => void;
+}
+
 export interface EventStore<Tx = unknown> {
   /** Appends events atomically to one stream, checking the expected version. */
   appendToStream(streamId: string, events: readonly NewEvent[], options?: AppendOptions<Tx>): Promise<AppendResult>;
@@ -129,8 +136,11 @@ export interface EventStore<Tx = unknown> {
   headPosition(): Promise<LogPosition | null>;
   /** Catches up from the named checkpoint, then follows live (woken by notifications, not by polling). */
   subscribeToAll(options: SubscribeOptions<Tx>): Subscription;
-  /** Registers a wake-up called after any append commits (on this or another server); returns an unsubscribe. */
-  onAppended(listener: () => void): () => void;
+  /**
+   * Registers a wake-up called after any append commits (on this or another server). `ready` resolves once wake-ups
+   * flow: an append committed before then may send none, so read the log after `ready`, not before.
+   */
+  onAppended(listener: () => void): AppendedListener;
   close(): Promise<void>;
 }
 

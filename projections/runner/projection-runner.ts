@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { EventStore, LogPosition, RecordedEvent } from '../../domain/shared/event-store.ts';
+import type { AppendedListener, EventStore, LogPosition, RecordedEvent } from '../../domain/shared/event-store.ts';
 import { CheckpointWatch } from './checkpoint-watch.ts';
 import { type Checkpoint, readAllCheckpoints, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { DEFAULT_FAULT_POLICY, type FaultPolicy, FaultTracker } from './fault-tracker.ts';
@@ -68,7 +68,7 @@ export class ProjectionRunner {
   readonly #applied = new Broadcast();
   #running = false;
   #loops: Promise<void>[] = [];
-  #unsubscribe: (() => void) | null = null;
+  #appended: AppendedListener | null = null;
   readonly #signals = new Map<string, WakeSignal>();
   readonly #watch: CheckpointWatch;
 
@@ -115,7 +115,7 @@ export class ProjectionRunner {
     if (this.#running) return;
     await this.prepare();
     this.#running = true;
-    this.#unsubscribe = this.#store.onAppended(() => {
+    this.#appended = this.#store.onAppended(() => {
       for (const signal of this.#signals.values()) signal.wake();
     });
     this.#loops = [...this.#projectors.values()].map((projector) => this.#follow(projector));
@@ -124,7 +124,7 @@ export class ProjectionRunner {
   /** Stops after the batches in hand. */
   async stop(): Promise<void> {
     this.#running = false;
-    this.#unsubscribe?.();
+    this.#appended?.remove();
     this.#stopping.wake();
     for (const signal of this.#signals.values()) signal.wake();
     await Promise.all(this.#loops);
@@ -256,6 +256,9 @@ export class ProjectionRunner {
     // After a notification, an empty read can mean the new events sit behind an older transaction that is still
     // open (the store hides them until it ends, which sends no notification): look again soon, backing off.
     let hiddenRetryMs = 0;
+    // The first read comes after LISTEN is in place: an append committed in between would otherwise send a wake-up
+    // nobody hears and wait out the idle timeout (10 s) behind a write that asked for its read model.
+    await this.#appended?.ready;
     while (this.#running) {
       const outcome = await stepPastFaults(this.#db, this.#store, target, tracker, this.#options());
       if (outcome.kind === 'applied' && outcome.events.length > 0) {

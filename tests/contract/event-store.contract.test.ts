@@ -325,12 +325,12 @@ describe.each(targets)('event store contract: $name', (target) => {
 
   it('wakes onAppended listeners after an append commits', async () => {
     let woken = 0;
-    const unsubscribe = store.onAppended(() => woken++);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const listener = store.onAppended(() => woken++);
+    await listener.ready;
     await store.appendToStream(uniquePrefix('wake'), [newEvent()]);
     const deadline = Date.now() + 5000;
     while (woken === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-    unsubscribe();
+    listener.remove();
     expect(woken).toBeGreaterThan(0);
   });
 });

@@ -34,7 +34,8 @@ export async function runStoreBench(options: StoreBenchOptions = {}): Promise<St
     await prepareRawTable(raw);
     const store = createPostgresEventStore(database);
     // A live follower, as in production, so every append pays for its wake-up notification.
-    const unlisten = store.onAppended(() => {});
+    const follower = store.onAppended(() => {});
+    await follower.ready;
     await emmett.schema.migrate();
     const progress = (label: string) => process.stdout.write(`  … ${label}\n`);
 
@@ -70,7 +71,7 @@ export async function runStoreBench(options: StoreBenchOptions = {}): Promise<St
     progress('rebuild under 8 concurrent writers');
     const oursLost = await oursLostUnderLoad(store, 8, 5000);
     const emmettLost = await emmettLostUnderLoad(emmett, scratch.url, 8, 5000);
-    unlisten();
+    follower.remove();
     await store.close();
 
     const rows: StoreBenchRow[] = [

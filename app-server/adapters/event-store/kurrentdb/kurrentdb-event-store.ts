@@ -124,7 +124,7 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
       subscriptions.add(tracked);
       return { stop: tracked.stop, caughtUp: () => subscription.caughtUp() };
     },
-    onAppended: (listener) => wake.add(listener).remove,
+    onAppended: (listener) => wake.add(listener),
     async close() {
       await Promise.all([...subscriptions].map((s) => s.stop()));
       await wake.stop();

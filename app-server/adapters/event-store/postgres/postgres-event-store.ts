@@ -80,7 +80,8 @@ export function createPostgresEventStore(
       return { stop: tracked.stop, caughtUp: () => subscription.caughtUp() };
     },
     onAppended(listener) {
-      return wake.add(listener).remove;
+      const { ready, remove } = wake.add(listener);
+      return { ready: ready.catch(() => {}), remove };
     },
     async close() {
       await Promise.all([...subscriptions].map((s) => s.stop()));
