@@ -7,6 +7,7 @@ import type { EventStore } from '../../../domain/shared/event-store.ts';
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
+import { inParallelByKey, TICK_CONCURRENCY } from '../in-parallel.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 
 type ClockDeps = { readonly db: Kysely<object>; readonly store: EventStore<Transaction<object>>; readonly now: Date };
@@ -15,6 +16,7 @@ type ClockDeps = { readonly db: Kysely<object>; readonly store: EventStore<Trans
  * The time half of the stake process: settles misses that had to wait for their week to end in their zone, lets a
  * hold lapse (recorded) once it is within the margin of its deadline, and issues the next charge attempt when due.
  * Every command is re-checked by the stake decider against the stream, so a repeated tick changes nothing twice.
+ * Stakes are worked on several at once; the commands of one stake stay in order, one at a time.
  */
 export async function tickStakeClock({ db, store, now }: ClockDeps): Promise<void> {
   const at = now.toISOString();
@@ -29,18 +31,23 @@ export async function tickStakeClock({ db, store, now }: ClockDeps): Promise<voi
       WHERE status = 'active' AND capture_before <= ${lapseFrom}::timestamptz
     ORDER BY stake_id`.execute(db);
   const instant = Temporal.Instant.fromEpochMilliseconds(now.getTime());
-  for (const { stake_id, command } of rows) {
-    try {
-      await executeCommand(
-        store,
-        stakeDecider,
-        streams.stake(stake_id),
-        { type: command, now: instant } as StakeCommand,
-        processMetadata('stakes', now, `stakes-tick-${now.toISOString()}`),
-      );
-    } catch (error) {
-      // Too early, not due, or the stake moved on meanwhile: a later tick looks again.
-      if (!(error instanceof DomainRefusal)) throw error;
-    }
-  }
+  await inParallelByKey(
+    rows,
+    (row) => row.stake_id,
+    TICK_CONCURRENCY,
+    async ({ stake_id, command }) => {
+      try {
+        await executeCommand(
+          store,
+          stakeDecider,
+          streams.stake(stake_id),
+          { type: command, now: instant } as StakeCommand,
+          processMetadata('stakes', now, `stakes-tick-${now.toISOString()}`),
+        );
+      } catch (error) {
+        // Too early, not due, or the stake moved on meanwhile: a later tick looks again.
+        if (!(error instanceof DomainRefusal)) throw error;
+      }
+    },
+  );
 }

@@ -3,6 +3,7 @@ import type { ProcessManager } from '../process-manager.ts';
 import { isProviderTrouble, performAction, type StakeFaults } from './perform-action.ts';
 import { dueActions, markRetry } from './stake-action-row.ts';
 import { handleStakeEvents } from './stake-events-handler.ts';
+import { inParallelByKey, TICK_CONCURRENCY } from '../in-parallel.ts';
 import { tickStakeClock } from './stake-clock.ts';
 
 export type StakeProcessOptions = {
@@ -26,14 +27,27 @@ export function createStakeSettlementProcess(options: StakeProcessOptions): Proc
       await tickStakeClock({ db, store, now });
       const gateway = options.gateway;
       if (gateway === null) return;
-      for (const action of await dueActions(db, now)) {
-        try {
-          await performAction(action, { db, store, gateway, now, faults: options.faults });
-        } catch (error) {
-          // The provider's trouble waits and retries with the same key; anything else stops the run (a crash).
-          if (!isProviderTrouble(error)) throw error;
-          await markRetry(db, action, error instanceof Error ? error.message : String(error), now);
-        }
+      // Page through every due action, not only the first page: a Monday's captures must not wait a tick per page.
+      const worked = new Set<string>();
+      for (;;) {
+        const page = (await dueActions(db, now)).filter((action) => !worked.has(action.idempotency_key));
+        if (page.length === 0) return;
+        for (const action of page) worked.add(action.idempotency_key);
+        // Several stakes at once; the actions of one stake stay in order, one at a time.
+        await inParallelByKey(
+          page,
+          (action) => action.stake_id,
+          TICK_CONCURRENCY,
+          async (action) => {
+            try {
+              await performAction(action, { db, store, gateway, now, faults: options.faults });
+            } catch (error) {
+              // The provider's trouble waits and retries with the same key; anything else stops the run (a crash).
+              if (!isProviderTrouble(error)) throw error;
+              await markRetry(db, action, error instanceof Error ? error.message : String(error), now);
+            }
+          },
+        );
       }
     },
   };

@@ -179,7 +179,7 @@ export async function runApiBench(): Promise<void> {
   say(`\nwhole API bench: ${seconds(benchStarted)} s`);
 }
 
-async function runSettlement(goals: number): Promise<SettlementFigures> {
+export async function runSettlement(goals: number): Promise<SettlementFigures> {
   const hash = seedHash(`settlement ${goals}|${productEnv.AUTH_ENCRYPTION_KEY}`, ['tests/bench/api/settlement.ts']);
   const started = performance.now();
   // One cached fixture whatever its size: the goal count is in the hash, so another size replaces it.
