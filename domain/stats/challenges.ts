@@ -69,7 +69,14 @@ export function challengeFigures(
     const at = Temporal.Instant.from(r.started_at);
     return Temporal.Instant.compare(at, from) >= 0 && Temporal.Instant.compare(at, to) < 0;
   };
-  const runsOf = (userId: string) => runs.filter((r) => r.user_id === userId);
+  // Grouped once: a group's runs are read per member three times below.
+  const byUser = new Map<string, ChallengeRun[]>();
+  for (const run of runs) {
+    const own = byUser.get(run.user_id);
+    if (own) own.push(run);
+    else byUser.set(run.user_id, [run]);
+  }
+  const runsOf = (userId: string) => byUser.get(userId) ?? [];
 
   const weeklyDistance = members
     .map((m) => ({

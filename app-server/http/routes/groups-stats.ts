@@ -6,6 +6,7 @@ import { weekContaining, weekStartingOn, type WeekRange } from '../../../domain/
 import { challengeFigures } from '../../../domain/stats/challenges.ts';
 import type { MemberRow } from '../../../projections/groups/group-queries.ts';
 import {
+  challengeRuns,
   memberStreaks,
   membersWhoMetGoal,
   visibleMemberRuns,
@@ -24,10 +25,8 @@ export async function groupChallenges(
   members: readonly MemberRow[],
   week: WeekRange,
 ) {
-  const [streaks, runs] = await Promise.all([
-    memberStreaks(db, groupId),
-    visibleMemberRuns(db, groupId, viewerId, null),
-  ]);
+  const range = { from: week.start.toString(), to: week.end.toString() };
+  const [streaks, runs] = await Promise.all([memberStreaks(db, groupId), challengeRuns(db, groupId, viewerId, range)]);
   const challengeMembers = members.map((m) => {
     const s = streaks.get(m.user_id);
     const aged = streakAsOf(
@@ -45,7 +44,7 @@ export async function groupChallenges(
       longest_streak: aged.longest,
     };
   });
-  return challengeFigures(challengeMembers, runs, { from: week.start.toString(), to: week.end.toString() });
+  return challengeFigures(challengeMembers, runs, range);
 }
 
 /**
