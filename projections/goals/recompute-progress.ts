@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { goalProgress } from '../../domain/goal/progress.ts';
 import type { GoalType } from '../../domain/goal/target.ts';
 import type { TableNames } from '../runner/projector.ts';
-import { runsAroundWeek } from './runs-around-week.ts';
+import { runsAroundWeeks } from './runs-around-week.ts';
 
 type OpenGoal = {
   id: string;
@@ -22,7 +22,8 @@ type OpenGoal = {
  * overlap or repeat, staked goals only with what may move money. Every unfrozen goal is recomputed, not only the
  * week of the changed run: a run can change its neighbours' fate across a week boundary (an overlap at midnight, a
  * repeated recording), and a result that depends only on the runs present makes a rebuild match the live copy.
- * Frozen goals (missed, or completed and closed) keep the progress they were settled with.
+ * Frozen goals (missed, or completed and closed) keep the progress they were settled with. At most four statements
+ * per batch whatever the number of goals: the goals, their runs and repeats (runsAroundWeeks), the changed figures.
  */
 export async function recomputeProgress(
   tx: Transaction<object>,
@@ -34,11 +35,18 @@ export async function recomputeProgress(
   const { rows } = await sql<OpenGoal>`
     SELECT id, user_id, type, stake_amount_cents, time_zone, period_start, week_starts_at, week_ends_at, progress
     FROM ${goals} WHERE user_id = ANY(${userIds}::text[]) AND NOT frozen ORDER BY id`.execute(tx);
-  for (const goal of rows) {
-    const runs = await runsAroundWeek(tx, facts, goal.user_id, {
+  const runs = await runsAroundWeeks(
+    tx,
+    facts,
+    rows.map((goal) => ({
+      key: goal.id,
+      userId: goal.user_id,
       from: new Date(goal.week_starts_at).toISOString(),
       to: new Date(goal.week_ends_at).toISOString(),
-    });
+    })),
+  );
+  const changed: { id: string; progress: number }[] = [];
+  for (const goal of rows) {
     const progress = goalProgress(
       {
         userId: goal.user_id,
@@ -47,10 +55,14 @@ export async function recomputeProgress(
         weekStart: goal.period_start,
         timeZone: goal.time_zone,
       },
-      runs,
+      runs.get(goal.id) ?? [],
     );
-    if (progress !== goal.progress) {
-      await sql`UPDATE ${goals} SET progress = ${progress} WHERE id = ${goal.id}`.execute(tx);
-    }
+    if (progress !== goal.progress) changed.push({ id: goal.id, progress });
+  }
+  if (changed.length > 0) {
+    await sql`
+      UPDATE ${goals} AS g SET progress = c.progress
+      FROM jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) AS c(id text, progress double precision)
+      WHERE g.id = c.id`.execute(tx);
   }
 }

@@ -23,6 +23,15 @@ const toGoalRun = (r: Row): GoalRun => {
   };
 };
 
+/** One week to gather runs for: the user's runs that started in [from, to), with their neighbours. */
+export interface WeekOfRuns {
+  /** Names the week in the answer (a goal id). */
+  readonly key: string;
+  readonly userId: string;
+  readonly from: string;
+  readonly to: string;
+}
+
 /**
  * From a table of run facts (one row per recorded, not deleted run: the goals read model's, the lifecycle
  * process's), the user's runs that started in [from, to) with their neighbours, as domain/goal/progress.ts needs them: runs whose
@@ -35,29 +44,79 @@ export async function runsAroundWeek(
   userId: string,
   week: { readonly from: string; readonly to: string },
 ): Promise<GoalRun[]> {
-  const columns = sql`run_id, user_id, started_at, ended_at, recorded_at, verification`;
-  const { rows } = await sql<Row>`
-    WITH wk AS (
-      SELECT run_id, COALESCE(ended_at, started_at) AS ended_at FROM ${table}
-      WHERE user_id = ${userId} AND started_at >= ${week.from}::timestamptz AND started_at < ${week.to}::timestamptz
+  const runs = await runsAroundWeeks(db, table, [{ key: 'week', userId, ...week }]);
+  return runs.get('week') ?? [];
+}
+
+/**
+ * runsAroundWeek for many weeks at once, in two queries whatever their number (a projection batch touches many
+ * users' goals): each week gets exactly the runs runsAroundWeek would give it. Answers by week key.
+ */
+export async function runsAroundWeeks(
+  db: Kysely<object> | Transaction<object>,
+  table: ReturnType<typeof sql.table>,
+  weeks: readonly WeekOfRuns[],
+): Promise<Map<string, GoalRun[]>> {
+  const found = new Map<string, Row[]>(weeks.map((w) => [w.key, []]));
+  if (weeks.length === 0) return new Map();
+  const asked = JSON.stringify(weeks.map((w) => ({ key: w.key, user_id: w.userId, wfrom: w.from, wto: w.to })));
+  // Two index range scans joined by UNION ALL (an OR of both conditions made PostgreSQL test every fact of the user
+  // against a subquery: seconds per batch in a rebuild). A run can come from both halves; the second copy is dropped.
+  const { rows } = await sql<Row & { week_key: string }>`
+    WITH w AS (
+      SELECT * FROM jsonb_to_recordset(${asked}::jsonb) AS x(key text, user_id text, wfrom timestamptz, wto timestamptz)
+    ),
+    wk AS (
+      SELECT w.key, w.wfrom, f.run_id, f.user_id, f.started_at, f.ended_at, f.recorded_at, f.verification
+      FROM w JOIN ${table} f ON f.user_id = w.user_id AND f.started_at >= w.wfrom AND f.started_at < w.wto
+    ),
+    reach AS (
+      SELECT key, user_id, wfrom, max(COALESCE(ended_at, started_at)) AS ended_at FROM wk GROUP BY key, user_id, wfrom
     )
-    SELECT ${columns} FROM ${table}
-    WHERE user_id = ${userId} AND (
-      run_id IN (SELECT run_id FROM wk)
-      OR (COALESCE(ended_at, started_at) > ${week.from}::timestamptz AND started_at < (SELECT max(ended_at) FROM wk)))`.execute(
-    db,
-  );
-  const keys = [
-    ...new Set(rows.map((r) => (r.verification.policyVersion === 2 ? r.verification.trackKey : null))),
-  ].filter((k): k is string => k !== null);
-  const loaded = new Set(rows.map((r) => r.run_id));
-  const repeats =
-    keys.length === 0
-      ? []
-      : (
-          await sql<Row>`
-            SELECT ${columns} FROM ${table}
-            WHERE user_id = ${userId} AND verification->>'trackKey' = ANY(${keys}::text[])`.execute(db)
-        ).rows.filter((r) => !loaded.has(r.run_id));
-  return [...rows, ...repeats].map(toGoalRun);
+    SELECT key AS week_key, run_id, user_id, started_at, ended_at, recorded_at, verification FROM wk
+    UNION ALL
+    SELECT reach.key, f.run_id, f.user_id, f.started_at, f.ended_at, f.recorded_at, f.verification
+    FROM reach JOIN ${table} f ON f.user_id = reach.user_id AND f.started_at < reach.ended_at
+      AND COALESCE(f.ended_at, f.started_at) > reach.wfrom`.execute(db);
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const id = `${row.week_key}\u0000${row.run_id}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    found.get(row.week_key)?.push(row);
+  }
+  // Repeats of a loaded recording (same track key), any week: one query for every user's keys.
+  const keysByUser = new Map<string, Set<string>>();
+  for (const week of weeks) {
+    for (const row of found.get(week.key) ?? []) {
+      const key = row.verification.policyVersion === 2 ? row.verification.trackKey : null;
+      if (key === null) continue;
+      const keys = keysByUser.get(week.userId) ?? new Set<string>();
+      keys.add(key);
+      keysByUser.set(week.userId, keys);
+    }
+  }
+  if (keysByUser.size > 0) {
+    const pairs = JSON.stringify(
+      [...keysByUser].flatMap(([userId, keys]) => [...keys].map((key) => ({ user_id: userId, track_key: key }))),
+    );
+    const { rows: repeats } = await sql<Row>`
+      SELECT f.run_id, f.user_id, f.started_at, f.ended_at, f.recorded_at, f.verification
+      FROM jsonb_to_recordset(${pairs}::jsonb) AS k(user_id text, track_key text)
+      JOIN ${table} f ON f.user_id = k.user_id AND f.verification->>'trackKey' = k.track_key`.execute(db);
+    for (const week of weeks) {
+      const loaded = found.get(week.key)!;
+      const keys = new Set(
+        loaded.map((r) => (r.verification.policyVersion === 2 ? r.verification.trackKey : null)).filter((k) => k),
+      );
+      const ids = new Set(loaded.map((r) => r.run_id));
+      for (const repeat of repeats) {
+        const key = repeat.verification.policyVersion === 2 ? repeat.verification.trackKey : null;
+        if (repeat.user_id !== week.userId || key === null || !keys.has(key) || ids.has(repeat.run_id)) continue;
+        ids.add(repeat.run_id);
+        loaded.push(repeat);
+      }
+    }
+  }
+  return new Map([...found].map(([key, rows]) => [key, rows.map(toGoalRun)]));
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { Temporal } from 'temporal-polyfill';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../app-server/db/database.ts';
@@ -6,7 +7,7 @@ import type { GoalDetails } from '../../domain/goal/events.ts';
 import { type GoalRun, goalProgress } from '../../domain/goal/progress.ts';
 import type { Verification } from '../../domain/run/verification.ts';
 import { weekStartingOn } from '../../domain/shared/week.ts';
-import { runsAroundWeek } from '../../projections/goals/runs-around-week.ts';
+import { runsAroundWeek, runsAroundWeeks } from '../../projections/goals/runs-around-week.ts';
 
 /*
  * Goal progress is one computation (domain/goal/progress.ts) over the runs SQL selects (runsAroundWeek: the runs of
@@ -136,6 +137,28 @@ describe('goal progress over the runs SQL selects equals progress over all the u
           { ...goal, type: 'count' as const, stakeAmountCents: 0 },
         ]) {
           expect(goalProgress(variant, selected)).toBe(goalProgress(variant, own));
+        }
+        // Many weeks of two users asked at once (as a projection batch does) get each its own runs: the same
+        // figure as over all of that user's runs, for the week before, the week, and the week after.
+        const weeks = [-7, 0, 7].flatMap((days) =>
+          (['u1', 'u2'] as const).map((userId) => ({
+            key: `${userId}${days}`,
+            userId,
+            weekStart: Temporal.PlainDate.from(goal.weekStart).add({ days }).toString(),
+          })),
+        );
+        const batch = await runsAroundWeeks(
+          database.db,
+          table,
+          weeks.map((w) => {
+            const range = weekStartingOn(w.weekStart, goal.timeZone);
+            return { key: w.key, userId: w.userId, from: range.start.toString(), to: range.end.toString() };
+          }),
+        );
+        for (const w of weeks) {
+          const details = { ...goal, userId: w.userId, weekStart: w.weekStart };
+          const all = runs.filter((r) => r.userId === w.userId);
+          expect(goalProgress(details, batch.get(w.key) ?? [])).toBe(goalProgress(details, all));
         }
       }),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 150) },
