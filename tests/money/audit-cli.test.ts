@@ -35,6 +35,12 @@ async function withStore(work: (store: ReturnType<typeof createPostgresEventStor
   }
 }
 
+/**
+ * Each CLI run opens its own embedded database (several seconds, far more on a loaded two-core machine) and a test
+ * runs the CLI up to four times: one such run took 72 s in CI under load. A limit, not a measurement.
+ */
+const CLI_TEST_TIMEOUT_MS = 240_000;
+
 function cli(...args: string[]) {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -102,7 +108,7 @@ describe('npm run audit:stakes', () => {
     const csv = cli('--format', 'csv', '--charity', 'givedirectly');
     expect(csv.status).toBe(0);
     expect(csv.stdout.split('\n')[1]).toContain(lost);
-  }, 60_000);
+  }, CLI_TEST_TIMEOUT_MS);
 
   it('lists a released stake whose completing run would not pass today’s policy: a warning (exit 0, 3 with --strict)', async () => {
     const goalId = 'cli-review';
@@ -211,7 +217,7 @@ describe('npm run audit:stakes', () => {
     expect(cli('--user', 'user-review', '--strict').status).toBe(3);
     expect(cli('--user', 'user-cli', '--strict').status).toBe(0);
     expect(cli('--format', 'csv', '--user', 'user-review').stdout.split('\n')[1]).toContain('would not pass');
-  }, 60_000);
+  }, CLI_TEST_TIMEOUT_MS);
 
   it('exits non-zero and names the stake when a violating event is appended', async () => {
     await withStore(async (store) => {
@@ -237,5 +243,5 @@ describe('npm run audit:stakes', () => {
     expect(res.stderr).toContain(`VIOLATION ${lost}: settled 2 times`);
     expect(res.stderr).toContain('donation is not the charity share (80%)');
     expect(cli('--format', 'xml').status).toBe(2);
-  }, 60_000);
+  }, CLI_TEST_TIMEOUT_MS);
 });
