@@ -9,15 +9,15 @@ import './styles.css';
 import './styles/polish.css';
 
 /**
- * The app behind the landing page. The platform's storage and geolocation go in before the app is imported: the
- * auth client reads the stored session as soon as its module loads, and on native that session lives in Capacitor
- * Preferences.
+ * The app behind the landing page. Its modules download while the platform's storage and geolocation go in (no
+ * module reads storage on import: on native the session lives in Capacitor Preferences); then the first screen's
+ * chunk and requests start, before the app's first render (app/first-screen.ts).
  */
 const App = lazy(async () => {
-  const { installPlatform } = await import('./lib/platform/index.ts');
-  await installPlatform();
-  const { App } = await import('./app/app.tsx');
-  return { default: App };
+  const platformInstalled = import('./lib/platform/index.ts').then(({ installPlatform }) => installPlatform());
+  const [app] = await Promise.all([import('./app/app.tsx'), platformInstalled]);
+  void app.prefetchFirstScreen(window.location.pathname);
+  return { default: app.App };
 });
 
 /**

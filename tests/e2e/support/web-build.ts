@@ -36,14 +36,35 @@ export async function buildWebApp(outDir: string): Promise<void> {
   }
 }
 
+/** The pages a client route is answered with, as app-server/web-static.ts picks them. */
+const PAGES: Readonly<Record<string, string>> = {
+  '/': 'index.html',
+  '/index.html': 'index.html',
+  '/app.html': 'app.html',
+};
+
 /**
  * Serves a build made by `buildWebApp` as `npm start` serves web/dist (app-server/web-static.ts), except that the
- * scripts name `apiUrl` where the build has the placeholder. Rewritten scripts are kept in memory.
+ * scripts and the pages (app.html starts the first screen's requests inline) name `apiUrl` where the build has the
+ * placeholder. Rewritten files are kept in memory.
  */
 export function webAppServerFor(buildDir: string, apiUrl: string) {
   const rewritten = new Map<string, Promise<string>>();
   const root = resolve(buildDir);
   const app = new Hono();
+  app.get('*', async (c, next) => {
+    // A client route (no file extension) gets app.html, `/` the landing page; files and assets are served below.
+    const page =
+      PAGES[c.req.path] ?? (c.req.path.startsWith('/assets/') || /\.\w+$/.test(c.req.path) ? null : 'app.html');
+    if (!page) return next();
+    const file = join(root, page);
+    let text = rewritten.get(file);
+    if (!text) {
+      text = readFile(file, 'utf8').then((source) => source.replaceAll(API_URL_PLACEHOLDER, apiUrl));
+      rewritten.set(file, text);
+    }
+    return c.body(await text, 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+  });
   app.get('/assets/*', async (c, next) => {
     const file = normalize(join(root, c.req.path));
     if (!file.endsWith('.js') || !file.startsWith(`${root}/`)) return next();

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { AfterFirstPaint } from '../components/after-first-paint.tsx';
 import { ScreenErrorBoundary } from '../components/screen-error-boundary.tsx';
 import { InAppNotifications } from '../features/notifications/components/in-app-notifications.tsx';
 import { TrackingBanner } from '../features/runs/components/tracking-banner.tsx';
@@ -23,8 +24,11 @@ export function ProtectedLayout() {
   return (
     <div className="app-shell">
       {demo ? <div className="demo-banner">Demo mode — sample data, nothing is saved to your account</div> : null}
-      {demo ? null : <RealtimeSync />}
-      {demo || !session ? null : <InAppNotifications key={session.user.id} />}
+      {/* Background work, no part of the first screen: from its second frame on. */}
+      <AfterFirstPaint>
+        {demo ? null : <RealtimeSync />}
+        {demo || !session ? null : <InAppNotifications key={session.user.id} />}
+      </AfterFirstPaint>
       <TrackingBanner />
       {/* The page's chunk loads under the banner and above the bottom navigation, which stay put, even when the page fails. */}
       <ScreenErrorBoundary resetKey={pathname}>

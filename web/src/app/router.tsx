@@ -1,38 +1,39 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { ScreenErrorBoundary } from '../components/screen-error-boundary.tsx';
 import { Spinner } from '../components/spinner.tsx';
 import { AppStoreBanner } from '../features/app-store-prompt/components/app-store-banner.tsx';
 import { OfflineRunSync } from '../features/runs/offline/components/offline-run-sync.tsx';
 import { PlatformEffects } from '../lib/platform/platform-effects.tsx';
+import { lazyScreen } from './lazy-screen.tsx';
 import { ProtectedLayout } from './protected-layout.tsx';
 
 // One chunk per screen: the first load carries only the shell and the page asked for.
-const LandingRoute = lazy(() => import('./routes/auth-routes.tsx').then((m) => ({ default: m.LandingRoute })));
-const LoginRoute = lazy(() => import('./routes/auth-routes.tsx').then((m) => ({ default: m.LoginRoute })));
-const SignupRoute = lazy(() => import('./routes/auth-routes.tsx').then((m) => ({ default: m.SignupRoute })));
-const TermsRoute = lazy(() => import('./routes/legal-routes.tsx').then((m) => ({ default: m.TermsRoute })));
-const PrivacyRoute = lazy(() => import('./routes/legal-routes.tsx').then((m) => ({ default: m.PrivacyRoute })));
-const DataDeletionRoute = lazy(() =>
-  import('./routes/legal-routes.tsx').then((m) => ({ default: m.DataDeletionRoute })),
+const LandingRoute = lazyScreen(() => import('./routes/auth-routes.tsx').then((m) => m.LandingRoute));
+const LoginRoute = lazyScreen(() => import('./routes/auth-routes.tsx').then((m) => m.LoginRoute));
+const SignupRoute = lazyScreen(() => import('./routes/auth-routes.tsx').then((m) => m.SignupRoute));
+const TermsRoute = lazyScreen(() => import('./routes/legal-routes.tsx').then((m) => m.TermsRoute));
+const PrivacyRoute = lazyScreen(() => import('./routes/legal-routes.tsx').then((m) => m.PrivacyRoute));
+const DataDeletionRoute = lazyScreen(() => import('./routes/legal-routes.tsx').then((m) => m.DataDeletionRoute));
+const DashboardRoute = lazyScreen(() => import('./routes/dashboard-route.tsx').then((m) => m.DashboardRoute));
+const RunRoute = lazyScreen(() => import('./routes/run-route.tsx').then((m) => m.RunRoute));
+const RunHistoryRoute = lazyScreen(() => import('./routes/run-history-route.tsx').then((m) => m.RunHistoryRoute));
+const RunDetailRoute = lazyScreen(() => import('./routes/run-detail-route.tsx').then((m) => m.RunDetailRoute));
+const GoalsRoute = lazyScreen(() => import('./routes/goals-route.tsx').then((m) => m.GoalsRoute));
+const GoalStatsRoute = lazyScreen(() => import('./routes/goal-stats-route.tsx').then((m) => m.GoalStatsRoute));
+const GroupsRoute = lazyScreen(() => import('./routes/groups-route.tsx').then((m) => m.GroupsRoute));
+const GroupDetailRoute = lazyScreen(() => import('./routes/group-detail-route.tsx').then((m) => m.GroupDetailRoute));
+const ProfileRoute = lazyScreen(() => import('./routes/profile-route.tsx').then((m) => m.ProfileRoute));
+const ConnectedAppsRoute = lazyScreen(() =>
+  import('./routes/connected-apps-route.tsx').then((m) => m.ConnectedAppsRoute),
 );
-const DashboardRoute = lazy(() => import('./routes/dashboard-route.tsx').then((m) => ({ default: m.DashboardRoute })));
-const RunRoute = lazy(() => import('./routes/run-route.tsx').then((m) => ({ default: m.RunRoute })));
-const RunHistoryRoute = lazy(() =>
-  import('./routes/run-history-route.tsx').then((m) => ({ default: m.RunHistoryRoute })),
-);
-const RunDetailRoute = lazy(() => import('./routes/run-detail-route.tsx').then((m) => ({ default: m.RunDetailRoute })));
-const GoalsRoute = lazy(() => import('./routes/goals-route.tsx').then((m) => ({ default: m.GoalsRoute })));
-const GoalStatsRoute = lazy(() => import('./routes/goal-stats-route.tsx').then((m) => ({ default: m.GoalStatsRoute })));
-const GroupsRoute = lazy(() => import('./routes/groups-route.tsx').then((m) => ({ default: m.GroupsRoute })));
-const GroupDetailRoute = lazy(() =>
-  import('./routes/group-detail-route.tsx').then((m) => ({ default: m.GroupDetailRoute })),
-);
-const ProfileRoute = lazy(() => import('./routes/profile-route.tsx').then((m) => ({ default: m.ProfileRoute })));
-const ConnectedAppsRoute = lazy(() =>
-  import('./routes/connected-apps-route.tsx').then((m) => ({ default: m.ConnectedAppsRoute })),
-);
-const XpGuideRoute = lazy(() => import('./routes/xp-guide-route.tsx').then((m) => ({ default: m.XpGuideRoute })));
+const XpGuideRoute = lazyScreen(() => import('./routes/xp-guide-route.tsx').then((m) => m.XpGuideRoute));
+
+/** Starts loading the screen of `pathname` ahead of the router (app/first-screen.ts): the dashboard, where the app opens. */
+export function preloadScreen(pathname: string): void {
+  // A chunk that fails to load fails the screen's render too, which shows it (ScreenErrorBoundary).
+  if (pathname === '/app') DashboardRoute.preload().catch(() => {});
+}
 
 /** The route table of §2; any other path goes to /app. The router itself is main.tsx's (the landing shares it). */
 export function AppRouter() {

@@ -2,6 +2,7 @@ import { accessToken } from './auth-client.ts';
 import { API_URL } from './config.ts';
 import { ApiError, NON_JSON_RESPONSE, REQUEST_FAILED } from './api-error.ts';
 import { isDemoMode } from './demo-mode.ts';
+import { takeFirstResponse } from './first-requests.ts';
 import { newIdempotencyKey, sendWithRetries } from './idempotent-send.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -37,10 +38,15 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+  // The page may have sent this very read already, before the app had loaded (lib/first-requests.ts); if that one
+  // failed on the way, it is sent again.
+  const sentByPage = method === 'GET' && token && !options.signal ? takeFirstResponse(path, token) : undefined;
   let response: Response;
   try {
     response =
-      method === 'POST' ? await sendWithRetries(send, options.signal ? { signal: options.signal } : {}) : await send();
+      method === 'POST'
+        ? await sendWithRetries(send, options.signal ? { signal: options.signal } : {})
+        : await (sentByPage ? sentByPage.catch(send) : send());
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(REQUEST_FAILED, 0);

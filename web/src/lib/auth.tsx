@@ -1,6 +1,6 @@
 import type { Session } from '@supabase/auth-js';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
-import { authClient } from './auth-client.ts';
+import { loadAuthClient, readySession } from './auth-client.ts';
 import { setDemoMode } from './demo-mode.ts';
 import { api } from './api.ts';
 import { platform } from './platform/index.ts';
@@ -30,23 +30,38 @@ function browserTimeZone(): string | undefined {
   }
 }
 
-/** Keeps the session in React state, following the client's auth events (sign-in, refresh, sign-out). */
+/**
+ * Keeps the session in React state, following the client's auth events (sign-in, refresh, sign-out). A stored
+ * session that is ready to use (readySession) is the state from the first render, so a returning runner's pages
+ * render without waiting for the auth client to load; the client then confirms it (or replaces it) with its events.
+ */
 export function AuthProvider({ children }: { readonly children: ReactNode }) {
-  const [session, setSession] = useState<Session | null>(null);
-  const [loading, setLoading] = useState(true);
+  const [initial] = useState(readySession);
+  const [session, setSession] = useState<Session | null>(initial);
+  const [loading, setLoading] = useState(initial === null);
 
   useEffect(() => {
-    let lastUserId: string | null = null;
-    const { data } = authClient.onAuthStateChange((_event, next) => {
-      // Another user's cached answers must not show after a switch of account or a sign-out.
-      const userId = next?.user.id ?? null;
-      if (userId !== lastUserId) queryClient.clear();
-      lastUserId = userId;
-      setSession(next);
-      setLoading(false);
+    let live = true;
+    let unsubscribe = () => {};
+    // The first screen's cache (app/first-screen.ts) is this user's: only another user's answers are dropped.
+    let lastUserId: string | null = initial?.user.id ?? null;
+    void loadAuthClient().then((client) => {
+      if (!live) return;
+      const { data } = client.onAuthStateChange((_event, next) => {
+        // Another user's cached answers must not show after a switch of account or a sign-out.
+        const userId = next?.user.id ?? null;
+        if (userId !== lastUserId) queryClient.clear();
+        lastUserId = userId;
+        setSession(next);
+        setLoading(false);
+      });
+      unsubscribe = () => data.subscription.unsubscribe();
     });
-    return () => data.subscription.unsubscribe();
-  }, []);
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, [initial]);
 
   const value = useMemo<AuthState>(
     () => ({
@@ -54,12 +69,12 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
       loading,
       // Auth errors are rethrown to the caller (§8), which shows the toast.
       async signIn(email, password) {
-        const { error } = await authClient.signInWithPassword({ email, password });
+        const { error } = await (await loadAuthClient()).signInWithPassword({ email, password });
         if (error) throw error;
         setDemoMode(false);
       },
       async signUp({ displayName, email, password }) {
-        const { error } = await authClient.signUp({
+        const { error } = await (await loadAuthClient()).signUp({
           email,
           password,
           options: {
@@ -71,7 +86,7 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
         if (error) throw error;
       },
       async confirmSignUp(email, code) {
-        const { error } = await authClient.verifyOtp({ email, token: code, type: 'signup' });
+        const { error } = await (await loadAuthClient()).verifyOtp({ email, token: code, type: 'signup' });
         if (error) throw error;
         setDemoMode(false);
       },
@@ -81,7 +96,7 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
         await releasePushToken(storage, (token) =>
           api('/notifications/unregister', { method: 'DELETE', body: { token } }).then(() => undefined),
         );
-        const { error } = await authClient.signOut();
+        const { error } = await (await loadAuthClient()).signOut();
         if (error) throw error;
       },
     }),

@@ -1,5 +1,8 @@
 import { useSyncExternalStore } from 'react';
+import { isDemoMode } from './demo-flag.ts';
 import { STORAGE_KEYS, storage } from './storage.ts';
+
+export { isDemoMode };
 
 // Demo mode (§1, §6) is a local flag: the API client answers from sample data and no sign-in is needed.
 const listeners = new Set<() => void>();
@@ -13,11 +16,6 @@ const switchListeners = new Set<() => void>();
 export function onDemoModeSwitch(listener: () => void): () => void {
   switchListeners.add(listener);
   return () => switchListeners.delete(listener);
-}
-
-/** Whether demo mode is on. */
-export function isDemoMode(): boolean {
-  return storage.getItem(STORAGE_KEYS.demoMode) === 'true';
 }
 
 /** Turns demo mode on or off and tells every subscriber (the auth guard and the query cache react to it). */

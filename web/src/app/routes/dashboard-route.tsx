@@ -12,6 +12,7 @@ import { SurgeBanner } from '../../features/surge/components/surge-banner.tsx';
 import { useMe } from '../../features/user/api/get-me.ts';
 import { GreetingCard } from '../../features/user/components/greeting-card.tsx';
 import { StreakCards } from '../../features/user/components/streak-cards.tsx';
+import { AfterFirstPaint } from '../../components/after-first-paint.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
@@ -38,12 +39,17 @@ export function DashboardRoute() {
         <NoGoalCard />
       )}
       {upcoming.data ? <UpcomingGoalCard goal={upcoming.data} /> : null}
-      <ActivityFeed timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE} />
+      {/* The feed starts below the fold and the pop-ups wait anyway: from the second frame on. */}
+      <AfterFirstPaint>
+        <ActivityFeed timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE} />
+      </AfterFirstPaint>
       <Link to="/run" className="fab" aria-label="Start a run">
         <Icon name="play" size={24} />
       </Link>
-      <OnboardingTour onDone={onTourDone} />
-      <Celebrations goal={current.data} enabled={tourDone} />
+      <AfterFirstPaint>
+        <OnboardingTour onDone={onTourDone} />
+        <Celebrations goal={current.data} enabled={tourDone} />
+      </AfterFirstPaint>
     </main>
   );
 }

@@ -68,8 +68,9 @@ export function platform(): Platform {
 }
 
 /**
- * Installs the platform's storage and geolocation behind the web app's interfaces. main.tsx awaits it before
- * importing the app, so the auth client reads the stored session from the right storage.
+ * Installs the platform's storage and geolocation behind the web app's interfaces. The entries (main.tsx,
+ * app-main.tsx) await it before the app renders, so the session is read from the right storage (no module reads
+ * storage on import; the auth client is made on first use).
  */
 export async function installPlatform(target: Platform = platform()): Promise<void> {
   try {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { authClient } from '../auth-client.ts';
+import { loadAuthClient } from '../auth-client.ts';
 import { useAuth } from '../auth.tsx';
 import { storage } from '../storage.ts';
 import { completeAuthCallback, parseAuthCallback } from './auth-callback.ts';
@@ -35,7 +35,8 @@ export function PlatformEffects() {
       platform().onUrlOpen((url) => {
         const callback = parseAuthCallback(url);
         if (!callback) return;
-        completeAuthCallback(callback, authClient)
+        loadAuthClient()
+          .then((client) => completeAuthCallback(callback, client))
           .then(() => navigateRef.current('/app', { replace: true }))
           .catch((error: unknown) => {
             console.error('Auth callback failed', error);

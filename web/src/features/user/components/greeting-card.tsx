@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { daysLeftInWeek, daysLeftText } from '../../../../../domain/shared/days-left.ts';
 import { ProgressBar } from '../../../components/progress-bar.tsx';
+import { formatCount } from '../../../lib/format.ts';
 import { useMe } from '../api/get-me.ts';
 import { useXp } from '../api/get-xp.ts';
 
@@ -44,10 +45,10 @@ export function GreetingCard() {
             fraction={info.xp_for_level === 0 ? 1 : info.xp_into_level / info.xp_for_level}
           />
           <p className="muted small">
-            {info.total_xp.toLocaleString('en-US')} XP
+            {formatCount(info.total_xp)} XP
             {info.xp_for_level === 0
               ? ' · MAX level'
-              : ` · ${info.xp_to_next_level.toLocaleString('en-US')} XP to level ${info.level + 1}`}
+              : ` · ${formatCount(info.xp_to_next_level)} XP to level ${info.level + 1}`}
           </p>
         </div>
       ) : null}
