@@ -25,5 +25,7 @@ export interface ProcessManager {
   /** Unique, stable name; its checkpoint is `pm:<name>`. */
   readonly name: string;
   handle?(events: readonly RecordedEvent[], context: ProcessEventContext): Promise<void>;
+  /** `data` fields `handle` never reads, left out of its batches; absent: the GPS track (as for projectors). */
+  readonly withoutFields?: readonly string[];
   tick?(context: ProcessTickContext): Promise<void>;
 }

@@ -64,6 +64,12 @@ const verification = z.discriminatedUnion('policyVersion', [
   }),
 ]) satisfies z.ZodType<Verification>;
 
+/**
+ * The event fields that hold a GPS track (RunRecorded, TrackFixesReceived): most of a run's bytes. Readers of the
+ * global log that never draw a map leave them out (ReadAllOptions.withoutFields).
+ */
+export const GPS_TRACK_FIELDS: readonly string[] = ['positions'];
+
 /** A run as recorded, with the verdict it got when it was recorded. */
 export const RunRecord = z.object({
   runId: entityId,

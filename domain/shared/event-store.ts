@@ -88,6 +88,11 @@ export interface ReadAllOptions<Tx = unknown> {
    * catch-up and table swap in one transaction, and on PGlite (one session) a second connection would wait forever.
    */
   readonly transaction?: Tx;
+  /**
+   * Top-level `data` fields to leave out of every event read, for readers that never look at them: a run's GPS track
+   * is most of its bytes, and only the runs read model keeps it. Left out before upcasting; absent, not null.
+   */
+  readonly withoutFields?: readonly string[];
 }
 
 /** Migrates an older event data shape to the next version; applied on every read path. */
@@ -109,6 +114,8 @@ export interface SubscribeOptions<Tx = unknown> {
   handle(events: readonly RecordedEvent[], tx: Tx): Promise<void>;
   /** Called when a batch fails; the subscription backs off and retries from its last checkpoint. */
   onError?(error: unknown): void;
+  /** As ReadAllOptions.withoutFields: `data` fields the handler never reads, left out of its batches. */
+  readonly withoutFields?: readonly string[];
 }
 
 export interface Subscription {

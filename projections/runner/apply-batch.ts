@@ -8,7 +8,7 @@ import {
 import { type Checkpoint, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { ChangeAnnouncements } from './change-announcements.ts';
 import { type PoisonReport, recordPoisonedEvent } from './poisoned-events.ts';
-import type { Projector, TableNames } from './projector.ts';
+import { fieldsLeftOut, type Projector, type TableNames } from './projector.ts';
 import { isTransientDatabaseError } from './transient-error.ts';
 
 export interface BatchTarget {
@@ -25,24 +25,38 @@ export interface BatchTarget {
   readonly recordPoison?: boolean;
 }
 
-/** Events read after a checkpoint, not applied yet. */
+/** Events read after a checkpoint position, not applied yet. */
 export interface PendingBatch {
-  readonly checkpoint: Checkpoint;
+  /** The checkpoint's position the events were read after (applying re-checks it under the lock). */
+  readonly after: LogPosition | null;
   readonly events: readonly RecordedEvent[];
 }
 
-/** Reads up to `maxCount` events after the target's checkpoint. */
+/**
+ * Reads up to `maxCount` events after the target's checkpoint: after `knownPosition` when the caller knows where it
+ * left the checkpoint (saves reading it on every wake-up; a stale one is caught by the lock when applying), else
+ * after the stored one.
+ */
 export async function readNextBatch(
   db: Kysely<object>,
   store: EventStore<Transaction<object>>,
   target: BatchTarget,
   maxCount: number,
+  knownPosition?: LogPosition | null,
 ): Promise<PendingBatch> {
-  // Read outside the transaction: on PGlite (one session) a read through another connection would wait for it.
-  const checkpoint = await readCheckpoint(db, target.checkpointName);
-  if (!checkpoint) throw new Error(`Projection checkpoint ${target.checkpointName} is missing`);
-  const events = await store.readAll({ after: checkpoint.position, maxCount });
-  return { checkpoint, events };
+  let after = knownPosition;
+  if (after === undefined) {
+    // Read outside the transaction: on PGlite (one session) a read through another connection would wait for it.
+    const checkpoint = await readCheckpoint(db, target.checkpointName);
+    if (!checkpoint) throw new Error(`Projection checkpoint ${target.checkpointName} is missing`);
+    after = checkpoint.position;
+  }
+  const events = await store.readAll({
+    after,
+    maxCount,
+    withoutFields: fieldsLeftOut(target.projector),
+  });
+  return { after, events };
 }
 
 /**
@@ -60,7 +74,7 @@ export async function applyBatch(
   if (events.length === 0) return 0;
   return db.transaction().execute(async (tx) => {
     const locked = await readCheckpoint(tx, target.checkpointName, { lock: true });
-    if (!locked || !samePosition(locked.position, batch.checkpoint.position)) return 0;
+    if (!locked || !samePosition(locked.position, batch.after)) return 0;
     const announcements = new ChangeAnnouncements();
     await target.projector.apply(events, {
       tx,
@@ -91,7 +105,7 @@ export async function passPoisonedEvent(
   }
   return db.transaction().execute(async (tx) => {
     const locked = await readCheckpoint(tx, target.checkpointName, { lock: true });
-    if (!locked || !samePosition(locked.position, batch.checkpoint.position)) return false;
+    if (!locked || !samePosition(locked.position, batch.after)) return false;
     if (target.recordPoison !== false) await recordPoisonedEvent(tx, report);
     await writeCheckpoint(tx, advance(locked, [], report.lastSeenAt, event));
     return true;
@@ -122,7 +136,12 @@ export async function catchUpInTransaction(
   const apply = (events: readonly RecordedEvent[]) =>
     withSavepoint(tx, () => projector.apply(events, { tx, tables, announce: () => {} }));
   for (;;) {
-    const events = await store.readAll({ after: checkpoint.position, maxCount: options.batchSize, transaction: tx });
+    const events = await store.readAll({
+      after: checkpoint.position,
+      maxCount: options.batchSize,
+      transaction: tx,
+      withoutFields: fieldsLeftOut(projector),
+    });
     if (events.length === 0) return checkpoint;
     try {
       await apply(events);

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AppendedListener, EventStore, LogPosition, RecordedEvent } from '../../domain/shared/event-store.ts';
+import { GPS_TRACK_FIELDS } from '../../domain/run/events.ts';
 import { CheckpointWatch } from './checkpoint-watch.ts';
 import { type Checkpoint, readAllCheckpoints, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { DEFAULT_FAULT_POLICY, type FaultPolicy, FaultTracker } from './fault-tracker.ts';
@@ -7,7 +8,7 @@ import { type ReplayResult, replayPoisonedEvent, skipPoisonedEvent } from './poi
 import { listPoisonedEvents, type PoisonedEvent, type PoisonStatus } from './poisoned-events.ts';
 import { liveTableNames, type Projector } from './projector.ts';
 import { type RebuildResult, rebuildProjection } from './rebuild.ts';
-import { drainPastFaults, stepPastFaults } from './step-past-faults.ts';
+import { type CheckpointCursor, drainPastFaults, stepPastFaults } from './step-past-faults.ts';
 import { Broadcast, WakeSignal } from './wake-signal.ts';
 
 export interface RunnerLogger {
@@ -239,7 +240,11 @@ export class ProjectionRunner {
     let oldestPendingAt: Date | null = null;
     let after = position;
     while (count < limit) {
-      const events = await this.#store.readAll({ after, maxCount: Math.min(this.#batchSize * 10, limit - count) });
+      const events = await this.#store.readAll({
+        after,
+        maxCount: Math.min(this.#batchSize * 10, limit - count),
+        withoutFields: GPS_TRACK_FIELDS,
+      });
       if (events.length === 0) break;
       oldestPendingAt ??= new Date(events[0]!.recordedAt);
       count += events.length;
@@ -253,6 +258,7 @@ export class ProjectionRunner {
     this.#signals.set(projector.name, signal);
     const target = { projector, checkpointName: projector.name, tables: liveTableNames(projector) };
     const tracker = new FaultTracker(this.#faultPolicy);
+    const cursor: CheckpointCursor = {};
     // After a notification, an empty read can mean the new events sit behind an older transaction that is still
     // open (the store hides them until it ends, which sends no notification): look again soon, backing off.
     let hiddenRetryMs = 0;
@@ -260,7 +266,7 @@ export class ProjectionRunner {
     // nobody hears and wait out the idle timeout (10 s) behind a write that asked for its read model.
     await this.#appended?.ready;
     while (this.#running) {
-      const outcome = await stepPastFaults(this.#db, this.#store, target, tracker, this.#options());
+      const outcome = await stepPastFaults(this.#db, this.#store, target, tracker, this.#options(), cursor);
       if (outcome.kind === 'applied' && outcome.events.length > 0) {
         hiddenRetryMs = 0;
         this.#applied.wake();

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { GPS_TRACK_FIELDS } from '../../domain/run/events.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 
 /**
@@ -52,6 +53,16 @@ export interface Projector<Logical extends string = string> {
   createTables(db: Kysely<object> | Transaction<object>, tables: TableNames<Logical>): Promise<void>;
   /** Applies a batch of events, in log order. Events it does not care about are ignored. */
   apply(events: readonly RecordedEvent[], context: ProjectionContext<Logical>): Promise<void>;
+  /**
+   * `data` fields this projector never reads, left out of its batches (ReadAllOptions.withoutFields). Absent: the GPS
+   * track, which only a read model that draws maps needs (that one says `[]`).
+   */
+  readonly withoutFields?: readonly string[];
+}
+
+/** The fields left out of what `projector` reads from the log. */
+export function fieldsLeftOut(projector: Pick<Projector, 'withoutFields'>): readonly string[] {
+  return projector.withoutFields ?? GPS_TRACK_FIELDS;
 }
 
 /** The logical table names as physical names for the live copy. */

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { EventStore, RecordedEvent } from '../../domain/shared/event-store.ts';
+import type { EventStore, LogPosition, RecordedEvent } from '../../domain/shared/event-store.ts';
 import { type BatchTarget, type PendingBatch, applyBatch, passPoisonedEvent, readNextBatch } from './apply-batch.ts';
 import type { FaultTracker } from './fault-tracker.ts';
 import type { PoisonReport } from './poisoned-events.ts';
@@ -29,6 +29,16 @@ export interface StepOptions {
 }
 
 /**
+ * Where a live loop left its checkpoint, kept between steps so a wake-up that finds nothing new costs one read of
+ * the log instead of two queries. Undefined: not known (read the stored checkpoint). Only ever behind or at the
+ * stored position (checkpoints move forward only), so a read after it misses nothing; a stale one makes the apply
+ * find a moved checkpoint under its lock, which applies nothing and forgets the position.
+ */
+export interface CheckpointCursor {
+  position?: LogPosition | null;
+}
+
+/**
  * One step of a projection over the log that cannot be stopped by one bad event: read the next batch and apply it;
  * on failure let the tracker decide between retrying later, narrowing down to single events, and passing an event
  * it keeps refusing (see FaultTracker). Never throws: every failure comes back as an outcome.
@@ -39,15 +49,27 @@ export async function stepPastFaults(
   target: BatchTarget,
   tracker: FaultTracker,
   options: StepOptions,
+  cursor: CheckpointCursor = {},
 ): Promise<StepOutcome> {
   let batch: PendingBatch | null = null;
   try {
-    batch = await readNextBatch(db, store, target, tracker.batchSize(options.batchSize));
+    batch = await readNextBatch(db, store, target, tracker.batchSize(options.batchSize), cursor.position);
+    if (batch.events.length === 0) {
+      cursor.position = batch.after;
+      return { kind: 'applied', events: [] };
+    }
     const applied = await applyBatch(db, target, batch, options.now());
-    if (applied === 0) return { kind: 'applied', events: [] };
-    tracker.succeeded(batch.events[batch.events.length - 1]!.position);
+    if (applied === 0) {
+      // Another runner (a second instance, a rebuild's swap) moved the checkpoint: read it again next time.
+      cursor.position = undefined;
+      return { kind: 'applied', events: [] };
+    }
+    const last = batch.events[batch.events.length - 1]!.position;
+    cursor.position = last;
+    tracker.succeeded(last);
     return { kind: 'applied', events: batch.events };
   } catch (error) {
+    cursor.position = undefined;
     const transient = isTransientDatabaseError(error);
     const events = batch?.events ?? [];
     const now = options.now();

@@ -3,8 +3,8 @@ import type { RunsTable } from './run-table.ts';
 
 type Db = Kysely<{ runs: RunsTable }>;
 
-/** A run row without its track (lists never ship positions). */
-export type RunListRow = Omit<RunsTable, 'positions'>;
+/** A row of the runs read model (it keeps no track: see run-track.ts of the HTTP routes). */
+export type RunListRow = RunsTable;
 
 const listColumns = [
   'id',
@@ -90,18 +90,6 @@ export async function findOwnRun(db: Kysely<object>, userId: string, runId: stri
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row ?? null;
-}
-
-/** The GPS fixes of one of the user's runs (empty for a synced run without a track, or after erasure), or null. */
-export async function findOwnRunTrack(db: Kysely<object>, userId: string, runId: string): Promise<unknown[] | null> {
-  const row = await (db as Db)
-    .selectFrom('runs')
-    .select('positions')
-    .where('id', '=', runId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (!row) return null;
-  return Array.isArray(row.positions) ? row.positions : [];
 }
 
 /**

@@ -12,7 +12,6 @@ export type RunsTable = {
   distance_km: number;
   duration_sec: number;
   notes: string | null;
-  positions: unknown;
   verdict: string;
   verification: Verification;
   recorded_at: Date;

@@ -6,13 +6,16 @@ import { countableRun } from '../../domain/run/count-once.ts';
 
 /**
  * The user's runs (§3 Run) for GET /runs, the run history, the heatmap and goal stats. One row per recorded run,
- * removed when the owner deletes it (the log keeps the evidence; the read model keeps no personal track).
+ * removed when the owner deletes it (the log keeps the evidence). It keeps no GPS track: a run's map is read from its
+ * stream, where the fixes stay encrypted under the owner's key (app-server/http/routes/run-track.ts), so this
+ * projector never reads them (the default `withoutFields`) and a run costs a row of figures, not its whole track.
  * Deterministic: every value comes from event data; a batch is folded in memory into at most three statements.
  */
 export const runsProjector: Projector<'runs'> = {
   name: 'runs',
   // 3: run policy version 2 — each run's claimed end (the API counts overlapping runs once); no per-run km columns.
-  version: 3,
+  // 4: no positions column (the track is read from the log).
+  version: 4,
   tables: ['runs'],
 
   async createTables(db, tables) {
@@ -27,7 +30,6 @@ export const runsProjector: Projector<'runs'> = {
         distance_km double precision NOT NULL,
         duration_sec integer NOT NULL,
         notes text,
-        positions jsonb NOT NULL,
         verdict text NOT NULL,
         verification jsonb NOT NULL,
         recorded_at timestamptz NOT NULL
@@ -43,12 +45,12 @@ export const runsProjector: Projector<'runs'> = {
     if (batch.inserts.length > 0) {
       await sql`
         INSERT INTO ${table} (id, user_id, source, import_id, started_at, ended_at, distance_km, duration_sec, notes,
-                              positions, verdict, verification, recorded_at)
-        SELECT id, user_id, source, import_id, started_at, ended_at, distance_km, duration_sec, notes, positions,
+                              verdict, verification, recorded_at)
+        SELECT id, user_id, source, import_id, started_at, ended_at, distance_km, duration_sec, notes,
                verdict, verification, recorded_at
         FROM jsonb_to_recordset(${JSON.stringify(batch.inserts)}::jsonb) AS r(
           id text, user_id text, source text, import_id text, started_at timestamptz, ended_at timestamptz,
-          distance_km double precision, duration_sec integer, notes text, positions jsonb, verdict text,
+          distance_km double precision, duration_sec integer, notes text, verdict text,
           verification jsonb, recorded_at timestamptz)
         ON CONFLICT (id) DO NOTHING`.execute(tx);
     }
@@ -66,8 +68,7 @@ export const runsProjector: Projector<'runs'> = {
     if (batch.erasedUsers.length > 0) {
       // The account's personal data is gone from the log (its key is shredded): the read model follows, keeping the
       // facts (distance, time, verdict) the goals and stakes were settled on.
-      await sql`UPDATE ${table} SET notes = NULL, positions = '[]'::jsonb
-        WHERE user_id = ANY(${batch.erasedUsers}::text[])`.execute(tx);
+      await sql`UPDATE ${table} SET notes = NULL WHERE user_id = ANY(${batch.erasedUsers}::text[])`.execute(tx);
     }
     for (const userId of batch.users) announce(userId, 'runs');
   },
@@ -108,8 +109,6 @@ function foldRunBatch(events: readonly RecordedEvent[]): RunBatch {
           distance_km: d.distanceKm,
           duration_sec: d.durationSec,
           notes: d.notes,
-          // Null once the owner's personal data was erased (crypto-shredded in the log).
-          positions: d.positions ?? [],
           verdict: d.verification.verdict,
           verification: d.verification,
           recorded_at: d.recordedAt,

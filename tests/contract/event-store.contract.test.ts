@@ -156,6 +156,31 @@ describe.each(targets)('event store contract: $name', (target) => {
     expect(dataOf(await store.readStream(stream))).toEqual([{ name: 'Ada' }, { fullName: 'Bo' }]);
   });
 
+  it('leaves the fields a reader names out of readAll and subscriptions, and nothing else, nowhere else', async () => {
+    const stream = uniquePrefix('without');
+    const track = [{ latitude: 40.78, longitude: -73.97, timestamp: 1 }];
+    await store.appendToStream(stream, [
+      newEvent('Ran', { km: 5, positions: track, notes: 'easy' }),
+      newEvent('Ran', { km: 3 }),
+    ]);
+    const mine = (events: readonly RecordedEvent[]) => dataOf(events.filter((e) => e.streamId === stream));
+    const without = [{ km: 5, notes: 'easy' }, { km: 3 }];
+    expect(mine(await store.readAll({ withoutFields: ['positions'] }))).toEqual(without);
+    expect(mine(await store.readAll({ withoutFields: ['positions', 'notes'] }))).toEqual([{ km: 5 }, { km: 3 }]);
+    const seen: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll({
+      checkpointName: uniquePrefix('without-sub'),
+      withoutFields: ['positions'],
+      handle: async (events) => void seen.push(...events),
+    });
+    await subscription.caughtUp();
+    await subscription.stop();
+    expect(mine(seen)).toEqual(without);
+    // Only that reader's copy: the log and every other reader still get the whole event.
+    expect(dataOf(await store.readStream(stream))).toEqual([{ km: 5, positions: track, notes: 'easy' }, { km: 3 }]);
+    expect(mine(await store.readAll())).toEqual([{ km: 5, positions: track, notes: 'easy' }, { km: 3 }]);
+  });
+
   it('reads the global log in batches, in position order, up to the head', async () => {
     const prefix = uniquePrefix('all');
     for (let i = 0; i < 10; i++) await store.appendToStream(`${prefix}-${i % 3}`, numberedEvents(1 + (i % 4), i * 10));

@@ -36,6 +36,21 @@ describe.each(databaseTargets())('personal data in events is crypto-shredded on 
     expect((recorded!.data as { positions: unknown[] }).positions).toHaveLength(run.positions.length);
     const list = await runtime.request('GET', '/runs', { token: alice.token });
     expect(list.body.data[0].notes).toBe('Start at my front door, 12 Elm Street');
+
+    // The map is drawn from the log; no read model keeps the fixes in plain text.
+    const detail = await runtime.request('GET', `/runs/${run.id}`, { token: alice.token });
+    expect(detail.body.data.gps_data.positions[0]).toMatchObject({ latitude: run.positions[0]!.latitude });
+    const tables = await sql<{ name: string }>`
+      SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(runtime.database.db);
+    const latitude = String(run.positions[3]!.latitude);
+    for (const { name } of tables.rows) {
+      const hits = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM ${sql.table(name)} AS t WHERE row_to_json(t)::text LIKE ${`%${latitude}%`}`.execute(
+        runtime.database.db,
+      );
+      expect(hits.rows[0]!.n, `${name} holds a fix of the track`).toBe(0);
+    }
   });
 
   it('erases them everywhere once the account is deleted, keeping the facts and other users untouched', async () => {
@@ -65,9 +80,12 @@ describe.each(databaseTargets())('personal data in events is crypto-shredded on 
     }>`SELECT count(*)::int AS n FROM personal_data_keys WHERE subject_id = ${bob.id}`.execute(runtime.database.db);
     expect(keys.rows[0]!.n).toBe(0);
 
-    const rows = await sql<{ notes: string | null; positions: unknown[]; distance_km: number }>`
-      SELECT notes, positions, distance_km FROM runs WHERE user_id = ${bob.id}`.execute(runtime.database.db);
-    expect(rows.rows).toEqual([{ notes: null, positions: [], distance_km: expect.any(Number) }]);
+    // The read model never held the track (the map is read from the log, where it is now unreadable).
+    const rows = await sql<Record<string, unknown>>`SELECT * FROM runs WHERE user_id = ${bob.id}`.execute(
+      runtime.database.db,
+    );
+    expect(rows.rows).toEqual([expect.objectContaining({ notes: null, distance_km: expect.any(Number) })]);
+    expect(Object.keys(rows.rows[0]!)).not.toContain('positions');
 
     const carolRows = await sql<{ notes: string | null }>`SELECT notes FROM runs WHERE user_id = ${carol.id}`.execute(
       runtime.database.db,
@@ -76,8 +94,9 @@ describe.each(databaseTargets())('personal data in events is crypto-shredded on 
 
     // A rebuild replays the log after the erasure and must land on the same rows.
     await runtime.projections.rebuild('runs');
-    const rebuilt = await sql<{ notes: string | null; positions: unknown[] }>`
-      SELECT notes, positions FROM runs WHERE user_id = ${bob.id}`.execute(runtime.database.db);
-    expect(rebuilt.rows).toEqual([{ notes: null, positions: [] }]);
+    const rebuilt = await sql<{ notes: string | null }>`SELECT notes FROM runs WHERE user_id = ${bob.id}`.execute(
+      runtime.database.db,
+    );
+    expect(rebuilt.rows).toEqual([{ notes: null }]);
   });
 });

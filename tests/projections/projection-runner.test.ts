@@ -128,6 +128,45 @@ describe.each(targets)('projection runner on %s', (target) => {
     }
   });
 
+  it('applies every event exactly once when two runners follow the same projection while appends race', async () => {
+    // Two API instances each run the projections: their loops keep where they left the checkpoint between wake-ups,
+    // so each often reads after a position the other has already passed; the checkpoint lock must sort that out.
+    const counted: Projector<'counted_events'> = {
+      name: 'counted-events',
+      version: 1,
+      tables: ['counted_events'],
+      async createTables(db, tables) {
+        await sql`CREATE TABLE IF NOT EXISTS ${sql.table(tables.counted_events)} (event_id uuid NOT NULL)`.execute(db);
+      },
+      async apply(events, { tx, tables }) {
+        for (const e of events)
+          await sql`INSERT INTO ${sql.table(tables.counted_events)} VALUES (${e.metadata.eventId})`.execute(tx);
+      },
+    };
+    const runners = [1, 2].map(
+      () => new ProjectionRunner({ db: database.db, store, projectors: [counted], batchSize: 3, idleMs: 50 }),
+    );
+    for (const runner of runners) await runner.start();
+    try {
+      const writers = [0, 1, 2, 3].map(async (w) => {
+        for (let i = 0; i < 15; i++) await store.appendToStream(`race-${w}`, [event('Raced')]);
+      });
+      await Promise.all(writers);
+      const head = await store.headPosition();
+      await runners[0]!.waitFor(head!, 20_000);
+      const all = await store.readAll({ maxCount: 1_000_000 });
+      const rows = (
+        await sql<{ n: number; distinct_ids: number }>`
+          SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS distinct_ids FROM counted_events`.execute(
+          database.db,
+        )
+      ).rows[0]!;
+      expect(rows).toEqual({ n: all.length, distinct_ids: all.length });
+    } finally {
+      for (const runner of runners) await runner.stop();
+    }
+  });
+
   it('rebuilds beside the live copy while appends continue, then swaps in identical rows', async () => {
     const runner = new ProjectionRunner({ db: database.db, store, projectors: [logStatsProjector], batchSize: 5 });
     await runner.start();

@@ -7,15 +7,8 @@ import {
   runListQuerySchema,
 } from '../../../domain/validation/lists.ts';
 import { findCurrentGoal } from '../../../projections/goals/goal-queries.ts';
-import {
-  decodeRunCursor,
-  encodeRunCursor,
-  findOwnRun,
-  findOwnRunTrack,
-  listRuns,
-} from '../../../projections/runs/run-queries.ts';
+import { decodeRunCursor, encodeRunCursor, findOwnRun, listRuns } from '../../../projections/runs/run-queries.ts';
 import { thinTrack } from '../../../domain/run/thin-track.ts';
-import type { GpsPosition } from '../../../domain/run/geo.ts';
 import { requireUser } from '../middleware/require-user.ts';
 import { finishTracking, startTracking, uploadFixes } from '../../commands/runs/gps-tracking.ts';
 import { changeRun, logRun } from '../../commands/runs/run-commands.ts';
@@ -25,6 +18,7 @@ import { HttpError } from '../errors.ts';
 import { awaitReadModels } from '../read-your-writes.ts';
 import { goalJson } from './goals-json.ts';
 import { runsJson } from './runs-json.ts';
+import { readRunTrack } from './run-track.ts';
 import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
 
 const RUN_NOT_FOUND = 'Run not found';
@@ -111,7 +105,7 @@ export function runsRoutes(deps: AppDeps) {
       if (!run) throw new HttpError(404, RUN_NOT_FOUND);
       const [data] = await runsJson(db, c.var.userId, [run]);
       // The route map, splits and pace chart of the run detail view: a drawing needs no more than this many fixes.
-      const positions = thinTrack(((await findOwnRunTrack(db, c.var.userId, id)) ?? []) as GpsPosition[], TRACK_FIXES);
+      const positions = thinTrack(await readRunTrack(deps.store, id), TRACK_FIXES);
       return c.json({
         success: true as const,
         data: { ...data!, gps_data: positions.length > 1 ? { positions } : null },

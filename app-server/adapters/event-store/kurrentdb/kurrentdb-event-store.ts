@@ -100,13 +100,15 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
       }
       return events;
     },
-    readAll: (readOptions = {}) => readAll(readOptions.after ?? null, readOptions.maxCount),
+    readAll: async (readOptions = {}) =>
+      withoutFields(await readAll(readOptions.after ?? null, readOptions.maxCount), readOptions.withoutFields),
     headPosition,
     subscribeToAll(subscribeOptions) {
       const subscription = startSubscription(
         {
           db,
-          readBatch: (_tx: Kysely<object>, after: LogPosition, maxCount: number) => readAll(after, maxCount),
+          readBatch: async (_tx: Kysely<object>, after: LogPosition, maxCount: number, fields?: readonly string[]) =>
+            withoutFields(await readAll(after, maxCount), fields),
           headPosition,
           // KurrentDB makes an event readable in $all when it commits: nothing is ever hidden.
           hasHiddenEvents: async () => false,
@@ -154,4 +156,14 @@ async function readAllAfter(
     if (events.length >= limit) break;
   }
   return events;
+}
+
+/** KurrentDB cannot leave fields out of a read: they are dropped here, so readers see the same events as on PostgreSQL. */
+function withoutFields(events: RecordedEvent[], fields: readonly string[] | undefined): RecordedEvent[] {
+  if (!fields?.length) return events;
+  return events.map((event) => {
+    const data = { ...(event.data as Record<string, unknown>) };
+    for (const field of fields) delete data[field];
+    return { ...event, data };
+  });
 }

@@ -45,8 +45,8 @@ export function createPostgresEventStore(
   const subscriptions = new Set<{ stop(): Promise<void> }>();
   const context = {
     db,
-    readBatch: (tx: Kysely<object>, after: LogPosition, maxCount: number) =>
-      readAllRows(tx, { after, maxCount }, upcast),
+    readBatch: (tx: Kysely<object>, after: LogPosition, maxCount: number, withoutFields?: readonly string[]) =>
+      readAllRows(tx, { after, maxCount, ...(withoutFields ? { withoutFields } : {}) }, upcast),
     headPosition: () => readHeadPosition(db),
     hasHiddenEvents: (after: LogPosition) => hasHiddenEvents(db, after),
     onWake: (listener: () => void) => wake.add(listener),

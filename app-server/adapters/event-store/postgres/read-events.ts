@@ -26,6 +26,13 @@ interface EventRow {
 const visibleHorizon = sql`(select es_visible_horizon())`;
 const columns = sql`tx_id, global_position, stream_id, stream_revision, type, data, metadata, recorded_at`;
 
+/** The columns of a log read, `data` without the fields the reader never looks at (removed by PostgreSQL). */
+function logColumns(withoutFields: readonly string[] | undefined) {
+  if (!withoutFields?.length) return columns;
+  const data = withoutFields.reduce((expr, field) => sql`${expr} - ${field}::text`, sql`data`);
+  return sql`tx_id, global_position, stream_id, stream_revision, type, ${data} as data, metadata, recorded_at`;
+}
+
 /** Reads one stream by revision; the unique (stream_id, stream_revision) index serves both directions. */
 export async function readStreamRows(
   db: Kysely<object>,
@@ -56,7 +63,7 @@ export async function readAllRows(
   const after = options.after ?? { commit: 0, prepare: 0 };
   const limit = options.maxCount ?? null;
   const { rows } = await sql<EventRow>`
-    select ${columns} from es_events
+    select ${logColumns(options.withoutFields)} from es_events
     where (tx_id, global_position) > (${after.commit}, ${after.prepare}) and tx_id < ${visibleHorizon}
     order by tx_id, global_position
     limit ${limit}`.execute(db);
