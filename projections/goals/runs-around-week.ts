@@ -62,13 +62,20 @@ export async function runsAroundWeeks(
   const asked = JSON.stringify(weeks.map((w) => ({ key: w.key, user_id: w.userId, wfrom: w.from, wto: w.to })));
   // Two index range scans joined by UNION ALL (an OR of both conditions made PostgreSQL test every fact of the user
   // against a subquery: seconds per batch in a rebuild). A run can come from both halves; the second copy is dropped.
+  // Each scan is a LATERAL subquery behind OFFSET 0 (which PostgreSQL does not flatten): it then runs once per asked
+  // week on the (user_id, started_at) index. As a plain join, PostgreSQL guesses 100 rows for jsonb_to_recordset and
+  // hashes the whole facts table instead (7.6 ms per run at 89k events, growing with the log; 0.1 ms this way).
   const { rows } = await sql<Row & { week_key: string }>`
     WITH w AS (
       SELECT * FROM jsonb_to_recordset(${asked}::jsonb) AS x(key text, user_id text, wfrom timestamptz, wto timestamptz)
     ),
     wk AS (
       SELECT w.key, w.wfrom, f.run_id, f.user_id, f.started_at, f.ended_at, f.recorded_at, f.verification
-      FROM w JOIN ${table} f ON f.user_id = w.user_id AND f.started_at >= w.wfrom AND f.started_at < w.wto
+      FROM w CROSS JOIN LATERAL (
+        SELECT * FROM ${table} f
+        WHERE f.user_id = w.user_id AND f.started_at >= w.wfrom AND f.started_at < w.wto
+        OFFSET 0
+      ) f
     ),
     reach AS (
       SELECT key, user_id, wfrom, max(COALESCE(ended_at, started_at)) AS ended_at FROM wk GROUP BY key, user_id, wfrom
@@ -76,8 +83,12 @@ export async function runsAroundWeeks(
     SELECT key AS week_key, run_id, user_id, started_at, ended_at, recorded_at, verification FROM wk
     UNION ALL
     SELECT reach.key, f.run_id, f.user_id, f.started_at, f.ended_at, f.recorded_at, f.verification
-    FROM reach JOIN ${table} f ON f.user_id = reach.user_id AND f.started_at < reach.ended_at
-      AND COALESCE(f.ended_at, f.started_at) > reach.wfrom`.execute(db);
+    FROM reach CROSS JOIN LATERAL (
+      SELECT * FROM ${table} f
+      WHERE f.user_id = reach.user_id AND f.started_at < reach.ended_at
+        AND COALESCE(f.ended_at, f.started_at) > reach.wfrom
+      OFFSET 0
+    ) f`.execute(db);
   const seen = new Set<string>();
   for (const row of rows) {
     const id = `${row.week_key}\u0000${row.run_id}`;
@@ -103,7 +114,9 @@ export async function runsAroundWeeks(
     const { rows: repeats } = await sql<Row>`
       SELECT f.run_id, f.user_id, f.started_at, f.ended_at, f.recorded_at, f.verification
       FROM jsonb_to_recordset(${pairs}::jsonb) AS k(user_id text, track_key text)
-      JOIN ${table} f ON f.user_id = k.user_id AND f.verification->>'trackKey' = k.track_key`.execute(db);
+      CROSS JOIN LATERAL (
+        SELECT * FROM ${table} f WHERE f.user_id = k.user_id AND f.verification->>'trackKey' = k.track_key OFFSET 0
+      ) f`.execute(db);
     for (const week of weeks) {
       const loaded = found.get(week.key)!;
       const keys = new Set(

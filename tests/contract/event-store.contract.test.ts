@@ -7,6 +7,7 @@ import {
   StreamOrderConflictError,
   WrongExpectedVersionError,
 } from '../../domain/shared/event-store.ts';
+import { hasHiddenEvents } from '../../app-server/adapters/event-store/postgres/read-events.ts';
 import { newEvent, numberedEvents, uniquePrefix } from './support/contract-events.ts';
 import { DeliveryLog, runConcurrentWriters } from './support/concurrent-workload.ts';
 import { contractTargets, type OpenTarget } from './support/targets.ts';
@@ -326,6 +327,35 @@ describe.each(targets)('event store contract: $name', (target) => {
       expect((await store.readStream(shared)).map((e) => e.type)).toEqual(['First', 'Newer', 'OlderOnShared']);
       const inLog = (await store.readAll()).filter((e) => e.streamId === shared);
       expect(inLog.map((e) => e.streamRevision)).toEqual([0, 1, 2]);
+    });
+  }
+
+  // Real concurrency only: PGlite is one session, so nothing can be committed behind an open transaction.
+  if (target.name === 'postgres') {
+    it('hides an event committed behind an older open transaction, and says so to a reader, until it ends', async () => {
+      const before = await store.headPosition();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding!: () => void;
+      const holds = new Promise<void>((resolve) => (holding = resolve));
+      const older = t.database.db.transaction().execute(async (tx) => {
+        await sql`select pg_current_xact_id()`.execute(tx); // an id older than the append's, and still open
+        holding();
+        await released;
+      });
+      await holds;
+      const streamId = `${uniquePrefix('hidden')}-1`;
+      try {
+        await store.appendToStream(streamId, [newEvent('BehindAnOpenOne', {})]);
+        expect((await store.readAll({ after: before })).filter((e) => e.streamId === streamId)).toEqual([]);
+        expect(await hasHiddenEvents(t.database.db, before!)).toBe(true);
+      } finally {
+        release();
+        await older;
+      }
+      expect(await hasHiddenEvents(t.database.db, before!)).toBe(false);
+      const inLog = (await store.readAll({ after: before })).filter((e) => e.streamId === streamId);
+      expect(inLog.map((e) => e.type)).toEqual(['BehindAnOpenOne']);
     });
   }
 

@@ -84,10 +84,17 @@ export async function readHeadPosition(db: Kysely<object>): Promise<LogPosition 
  * a wake-up that finds nothing visible must look again soon instead of waiting for the next append.
  */
 export async function hasHiddenEvents(db: Kysely<object>, after: LogPosition): Promise<boolean> {
+  // Asked of the newest event only: any event after `after` at or past the horizon means the newest one is too (it
+  // sorts last), and the newest one is one step of a backward index scan. The direct form (`exists … where
+  // position > after and tx_id >= horizon`) was planned as a scan of the whole log: 13 ms at 89k events, paid by
+  // every process manager after every empty batch, and growing with the log.
   const { rows } = await sql<{ hidden: boolean }>`
     select exists (
-      select 1 from es_events
-      where (tx_id, global_position) > (${after.commit}, ${after.prepare}) and tx_id >= ${visibleHorizon}
+      select 1 from (
+        select tx_id, global_position from es_events order by tx_id desc, global_position desc limit 1
+      ) newest
+      where (newest.tx_id, newest.global_position) > (${after.commit}, ${after.prepare})
+        and newest.tx_id >= ${visibleHorizon}
     ) as hidden`.execute(db);
   return rows[0]?.hidden === true;
 }
