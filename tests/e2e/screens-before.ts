@@ -3,15 +3,9 @@ import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, st
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  chromium,
-  type Locator,
-  type Page,
-} from 'playwright-core';
-import { emitFix, installFakeGps, parkRun, trackedRunBody } from './support/fake-gps.ts';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { launchChromium } from './support/chromium.ts';
+import { emitTrack, installFakeGps, parkRun, trackedRunBody } from './support/fake-gps.ts';
 
 /*
  * The "before" half of the issue's "screenshots at 390×844 of every route and modal, before and after": the web app
@@ -42,18 +36,6 @@ const FIX_EVERY_SEC = 3;
 const TRACK = parkRun({ km: 7.2, paceSecPerKm: 330, everySec: FIX_EVERY_SEC });
 const PASSWORD = 'correct horse battery';
 const TIMEOUT = 15_000;
-
-/** Debian's chromium, launched as tests/e2e/support/e2e-stack.ts launches it. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 const CONTEXT: BrowserContextOptions = {
   viewport: PHONE,
@@ -399,12 +381,7 @@ async function demoTour(browser: Browser, webUrl: string) {
     await shoot(page, 'phone-run', 'Run tracker (/run)', 'demo');
     await page.getByRole('button', { name: 'Start Run' }).click();
     await page.getByRole('button', { name: 'Stop Run' }).waitFor();
-    // Minutes of running pass in moments: the page's clock jumps ahead with each fix.
-    await emitFix(page, TRACK[0]!);
-    for (const fix of TRACK.slice(1)) {
-      await page.clock.fastForward(FIX_EVERY_SEC * 1000);
-      await emitFix(page, fix);
-    }
+    await emitTrack(page, TRACK, FIX_EVERY_SEC);
     await page.getByText(`${TRACK.length} GPS points`, { exact: true }).waitFor();
     await shoot(page, 'phone-run-tracking', 'Run tracker while tracking', 'demo');
     await page.getByRole('button', { name: 'Stop Run' }).click();
@@ -669,7 +646,7 @@ async function main() {
   process.once('SIGTERM', onSignal);
   try {
     const product = await startOldProduct(worktree, scratch);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     rmSync(SHOTS, { recursive: true, force: true });
     mkdirSync(SHOTS, { recursive: true });
     console.log('public pages');

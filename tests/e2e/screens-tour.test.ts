@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStrava, STRAVA_CLIENT_ID, STRAVA_CLIENT_SECRET } from '../support/strava-stand-in.ts';
 import { settle } from '../support/users.ts';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
-import { emitFix, type Fix, installFakeGps, parkRun, trackedRunBody } from './support/fake-gps.ts';
+import { emitTrack, type Fix, installFakeGps, parkRun, trackedRunBody } from './support/fake-gps.ts';
 import { apiFromPage, phonePage, signedInUser } from './support/journey.ts';
 import { closeCelebrations } from './support/money-journey.ts';
 
@@ -237,12 +237,7 @@ describe('screens tour: every route and modal, photographed and checked with axe
     await shoot(page, 'phone-run');
     await page.getByRole('button', { name: 'Start Run' }).click();
     await page.getByRole('button', { name: 'Stop Run' }).waitFor();
-    // Minutes of running pass in moments: the page's clock jumps ahead with each fix.
-    await emitFix(page, TRACK[0]!);
-    for (const fix of TRACK.slice(1)) {
-      await page.clock.fastForward(FIX_EVERY_SEC * 1000);
-      await emitFix(page, fix);
-    }
+    await emitTrack(page, TRACK, FIX_EVERY_SEC);
     await page.getByText(`${TRACK.length} GPS points`, { exact: true }).waitFor();
     await shoot(page, 'phone-run-tracking');
     stack.runtime.clock.set(new Date(await page.evaluate(() => Date.now())));

@@ -3,23 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
-import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { webAppServer } from '../../../app-server/web-static.ts';
 import { startTestRuntime } from '../../support/test-runtime.ts';
 import type { E2eStack } from '../../e2e/support/e2e-stack.ts';
-
-/** Debian's chromium with the flags FACTS.md lists. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import { launchChromium } from '../../e2e/support/chromium.ts';
 
 async function listen(fetch: (request: Request) => Response | Promise<Response>) {
   const server = serve({ fetch, port: 0, hostname: '127.0.0.1' });
@@ -56,7 +44,7 @@ export async function startWebBenchStack(): Promise<E2eStack> {
     config: { APP_URL: web.url, PUBLIC_URL: api.url },
   });
   apiFetch = runtime.app.fetch;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   return {
     runtime,
     apiUrl: api.url,

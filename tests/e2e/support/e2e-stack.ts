@@ -3,23 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import type { Config } from '../../../app-server/config.ts';
 import { type DatabaseTarget, type TestRuntime, startTestRuntime } from '../../support/test-runtime.ts';
+import { launchChromium } from './chromium.ts';
 import { buildWebApp, webAppServerFor } from './web-build.ts';
-
-/** Debian's chromium, as FACTS.md "Toolchain" describes (playwright cannot download browsers here). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 /** A real API, the built web app on its own origin, and a browser: the whole product as a user meets it. */
 export interface E2eStack {
@@ -90,7 +79,7 @@ export async function startE2eStack(options: E2eStackOptions = {}): Promise<E2eS
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   });
   apiFetch = runtime.app.fetch;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   return {
     runtime,
     apiUrl: api.url,

@@ -77,6 +77,17 @@ type FakeGpsWindow = { __fakeGps: { fix(fix: Fix): void; fail(code: number): voi
 export const emitFix = (page: Page, fix: Fix) =>
   page.evaluate((f) => (globalThis as unknown as FakeGpsWindow).__fakeGps.fix(f), fix);
 
+/**
+ * The device reports every fix of `track`, one each `everySec` seconds of the page's clock (fast-forwarded between
+ * fixes, so a run's minutes pass in moments).
+ */
+export async function emitTrack(page: Page, track: readonly Fix[], everySec: number): Promise<void> {
+  for (const [i, fix] of track.entries()) {
+    if (i > 0) await page.clock.fastForward(everySec * 1000);
+    await emitFix(page, fix);
+  }
+}
+
 /** The device reports that no position can be had (POSITION_UNAVAILABLE: signal lost, services off). */
 export const emitPositionUnavailable = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as FakeGpsWindow).__fakeGps.fail(2));
