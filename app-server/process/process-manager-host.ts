@@ -1,6 +1,6 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
-import { GPS_TRACK_FIELDS } from '../../domain/run/events.ts';
 import type { EventStore, Subscription } from '../../domain/shared/event-store.ts';
+import { fieldsLeftOut } from '../../projections/runner/projector.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import type { ProcessManager } from './process-manager.ts';
@@ -42,7 +42,7 @@ export class ProcessManagerHost {
         store.subscribeToAll({
           checkpointName: `pm:${manager.name}`,
           batchSize: 200,
-          withoutFields: manager.withoutFields ?? GPS_TRACK_FIELDS,
+          withoutFields: fieldsLeftOut(manager),
           handle: (events, tx) => handle(events, { tx, store, now: clock.now() }),
           onError: (error) => onError?.(manager.name, error),
         }),

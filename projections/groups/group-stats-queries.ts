@@ -10,35 +10,44 @@ export type MemberStreakRow = {
 };
 
 /**
- * Members' runs that `viewerId` may see, started in [from, to). Rejected runs (vehicle,
+ * The group members' runs `viewerId` may see, as a query for a `WITH visible AS (…)`. Rejected runs (vehicle,
  * teleport) never count. Strava terms (FACTS): a run synced from Strava is shown only to its owner, so other
  * members' synced runs are left out of every figure the viewer gets.
  */
+const visibleRuns = (groupId: string, viewerId: string) => sql`
+  SELECT r.id, r.user_id, r.distance_km, r.duration_sec, r.started_at
+  FROM runs r JOIN group_members m ON m.user_id = r.user_id AND m.group_id = ${groupId}
+  WHERE r.verdict <> 'rejected' AND (r.source = 'gps' OR r.user_id = ${viewerId})`;
+
+type VisibleRunRow = { user_id: string; distance_km: number; duration_sec: number; started_at: Date };
+
+const toChallengeRun = (r: VisibleRunRow): ChallengeRun => ({
+  user_id: r.user_id,
+  distance_km: Number(r.distance_km),
+  duration_sec: Number(r.duration_sec),
+  started_at: new Date(r.started_at).toISOString(),
+});
+
+/** Members' runs that `viewerId` may see (visibleRuns), started in [from, to). */
 export async function visibleMemberRuns(
   db: Kysely<object>,
   groupId: string,
   viewerId: string,
   range: { from: Date; to: Date },
 ): Promise<ChallengeRun[]> {
-  const { rows } = await sql<{ user_id: string; distance_km: number; duration_sec: number; started_at: Date }>`
-    SELECT r.user_id, r.distance_km, r.duration_sec, r.started_at
-    FROM runs r JOIN group_members m ON m.user_id = r.user_id AND m.group_id = ${groupId}
-    WHERE r.verdict <> 'rejected' AND (r.source = 'gps' OR r.user_id = ${viewerId})
-      AND r.started_at >= ${range.from} AND r.started_at < ${range.to}
-    ORDER BY r.started_at, r.id`.execute(db);
-  return rows.map((r) => ({
-    user_id: r.user_id,
-    distance_km: Number(r.distance_km),
-    duration_sec: Number(r.duration_sec),
-    started_at: new Date(r.started_at).toISOString(),
-  }));
+  const { rows } = await sql<VisibleRunRow>`
+    WITH visible AS (${visibleRuns(groupId, viewerId)})
+    SELECT user_id, distance_km, duration_sec, started_at FROM visible
+    WHERE started_at >= ${range.from} AND started_at < ${range.to}
+    ORDER BY started_at, id`.execute(db);
+  return rows.map(toChallengeRun);
 }
 
 /**
  * The runs the challenges of one week need (domain/stats/challenges.ts), not every run members ever made: the runs of
  * the week, and for each member the fastest run of at least 5 km and the fastest of at least 10 km (the only runs
  * `fastestOver` can pick). challengeFigures gives the same figures from these as from all of a member's runs, while
- * the answer stays the size of the group instead of growing with its history. Same visibility as visibleMemberRuns.
+ * the answer stays the size of the group instead of growing with its history. Same visibility (visibleRuns).
  *
  * The distance filters are `fastestOver`'s own (`Math.round(km * 100) >= 500`, i.e. `km * 100 >= 499.5`), computed in
  * the same double-precision arithmetic, so PostgreSQL and JavaScript agree on every run at the boundary.
@@ -53,24 +62,15 @@ export async function challengeRuns(
     (SELECT DISTINCT ON (user_id) * FROM visible
      WHERE duration_sec > 0 AND distance_km * 100 >= ${km * 100 - 0.5}::double precision
      ORDER BY user_id, duration_sec / distance_km, id)`;
-  const { rows } = await sql<{ user_id: string; distance_km: number; duration_sec: number; started_at: Date }>`
-    WITH visible AS (
-      SELECT r.id, r.user_id, r.distance_km, r.duration_sec, r.started_at
-      FROM runs r JOIN group_members m ON m.user_id = r.user_id AND m.group_id = ${groupId}
-      WHERE r.verdict <> 'rejected' AND (r.source = 'gps' OR r.user_id = ${viewerId})
-    )
-    SELECT * FROM (
+  const { rows } = await sql<VisibleRunRow>`
+    WITH visible AS (${visibleRuns(groupId, viewerId)})
+    SELECT user_id, distance_km, duration_sec, started_at FROM (
       (SELECT * FROM visible WHERE started_at >= ${week.from}::timestamptz AND started_at < ${week.to}::timestamptz)
       UNION ${fastest(5)}
       UNION ${fastest(10)}
     ) picked
     ORDER BY started_at, id`.execute(db);
-  return rows.map((r) => ({
-    user_id: r.user_id,
-    distance_km: Number(r.distance_km),
-    duration_sec: Number(r.duration_sec),
-    started_at: new Date(r.started_at).toISOString(),
-  }));
+  return rows.map(toChallengeRun);
 }
 
 /** Streaks of the group's members. */

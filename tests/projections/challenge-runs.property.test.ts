@@ -89,7 +89,7 @@ describe('challenge figures over the runs SQL picks equal the figures over every
               AS r(id text, user_id text, source text, verdict text, started_at timestamptz,
                    distance_km double precision, duration_sec integer)`.execute(database.db);
         }
-        // Everything the viewer may see, by the visibility rule stated in visibleMemberRuns.
+        // Everything the viewer may see, by the visibility rule of visibleRuns (group-stats-queries.ts).
         const visible: ChallengeRun[] = rows
           .filter((r) => r.user_id !== 'outsider' && r.verdict !== 'rejected')
           .filter((r) => r.source === 'gps' || r.user_id === VIEWER)
