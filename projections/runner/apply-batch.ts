@@ -178,7 +178,7 @@ async function withSavepoint(tx: Transaction<object>, work: () => Promise<void>)
 }
 
 /** The checkpoint after `applied` events, or after `passed` (an event moved past without being applied). */
-function advance(
+export function advance(
   checkpoint: Checkpoint,
   applied: readonly { position: LogPosition; globalPosition: number }[],
   now: Date,
@@ -194,7 +194,7 @@ function advance(
   };
 }
 
-function samePosition(a: LogPosition | null, b: LogPosition | null): boolean {
+export function samePosition(a: LogPosition | null, b: LogPosition | null): boolean {
   if (a === null || b === null) return a === b;
   return comparePositions(a, b) === 0;
 }

@@ -73,9 +73,53 @@ export async function readAllCheckpoints(db: AnyDb): Promise<Checkpoint[]> {
   return rows.map(toCheckpoint);
 }
 
+/**
+ * Locks several checkpoint rows at once, in name order (two runners locking overlapping sets in the same order
+ * cannot deadlock), and returns them by name. One statement for a whole group of projections.
+ */
+export async function lockCheckpoints(
+  tx: Transaction<object>,
+  names: readonly string[],
+): Promise<Map<string, Checkpoint>> {
+  const rows = await tx
+    .withTables<CheckpointTable>()
+    .selectFrom('projection_checkpoints')
+    .selectAll()
+    .where('name', 'in', names)
+    .orderBy('name')
+    .forUpdate()
+    .execute();
+  return new Map(rows.map((row) => [row.name, toCheckpoint(row)]));
+}
+
 /** Creates or replaces a checkpoint row. */
 export async function writeCheckpoint(db: AnyDb, checkpoint: Checkpoint): Promise<void> {
-  const row: Row = {
+  await writeCheckpoints(db, [checkpoint]);
+}
+
+/** Creates or replaces several checkpoint rows in one statement. */
+export async function writeCheckpoints(db: AnyDb, checkpoints: readonly Checkpoint[]): Promise<void> {
+  if (checkpoints.length === 0) return;
+  await db
+    .withTables<CheckpointTable>()
+    .insertInto('projection_checkpoints')
+    .values(checkpoints.map(toRow))
+    .onConflict((oc) =>
+      oc.column('name').doUpdateSet((eb) => ({
+        commit_position: eb.ref('excluded.commit_position'),
+        prepare_position: eb.ref('excluded.prepare_position'),
+        global_position: eb.ref('excluded.global_position'),
+        events_applied: eb.ref('excluded.events_applied'),
+        version: eb.ref('excluded.version'),
+        generation: eb.ref('excluded.generation'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+}
+
+function toRow(checkpoint: Checkpoint): Row {
+  return {
     name: checkpoint.name,
     commit_position: checkpoint.position?.commit ?? null,
     prepare_position: checkpoint.position?.prepare ?? null,
@@ -85,12 +129,6 @@ export async function writeCheckpoint(db: AnyDb, checkpoint: Checkpoint): Promis
     generation: checkpoint.generation,
     updated_at: checkpoint.updatedAt,
   };
-  await db
-    .withTables<CheckpointTable>()
-    .insertInto('projection_checkpoints')
-    .values(row)
-    .onConflict((oc) => oc.column('name').doUpdateSet(row))
-    .execute();
 }
 
 /** Removes a checkpoint (the scratch checkpoint of a finished or abandoned rebuild). */

@@ -69,6 +69,14 @@ export class FaultTracker {
     return this.#transientFailures;
   }
 
+  /**
+   * No refused event outstanding (none being narrowed down or retried): the projection may be followed together with
+   * others again (projection-runner.ts). Transient faults do not count: they blame no projection.
+   */
+  get settled(): boolean {
+    return this.#failing === null && this.#isolateUntil === null;
+  }
+
   /** A batch ending at `lastPosition` was applied (or a poisoned event passed): faults so far are over. */
   succeeded(lastPosition: LogPosition): void {
     this.#transientFailures = 0;

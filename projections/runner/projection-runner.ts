@@ -3,12 +3,14 @@ import type { AppendedListener, EventStore, LogPosition, RecordedEvent } from '.
 import { GPS_TRACK_FIELDS } from '../../domain/run/events.ts';
 import { CheckpointWatch } from './checkpoint-watch.ts';
 import { type Checkpoint, readAllCheckpoints, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
-import { DEFAULT_FAULT_POLICY, type FaultPolicy, FaultTracker } from './fault-tracker.ts';
+import { type TogetherMember, stepTogether } from './apply-together.ts';
+import { DEFAULT_FAULT_POLICY, type FaultPolicy, FaultTracker, retryDelayMs } from './fault-tracker.ts';
 import { type ReplayResult, replayPoisonedEvent, skipPoisonedEvent } from './poison-operations.ts';
 import { listPoisonedEvents, type PoisonedEvent, type PoisonStatus } from './poisoned-events.ts';
-import { liveTableNames, type Projector } from './projector.ts';
+import { fieldsLeftOut, liveTableNames, type Projector } from './projector.ts';
 import { type RebuildResult, rebuildProjection } from './rebuild.ts';
-import { type CheckpointCursor, drainPastFaults, stepPastFaults } from './step-past-faults.ts';
+import { drainPastFaults, stepPastFaults } from './step-past-faults.ts';
+import { isTransientDatabaseError } from './transient-error.ts';
 import { Broadcast, WakeSignal } from './wake-signal.ts';
 
 export interface RunnerLogger {
@@ -65,12 +67,11 @@ export class ProjectionRunner {
   readonly #logger: RunnerLogger;
   readonly #idleMs: number;
   readonly #faultPolicy: FaultPolicy;
-  readonly #stopping = new Broadcast();
   readonly #applied = new Broadcast();
   #running = false;
   #loops: Promise<void>[] = [];
   #appended: AppendedListener | null = null;
-  readonly #signals = new Map<string, WakeSignal>();
+  readonly #signal = new WakeSignal();
   readonly #watch: CheckpointWatch;
 
   constructor(options: ProjectionRunnerOptions) {
@@ -116,18 +117,15 @@ export class ProjectionRunner {
     if (this.#running) return;
     await this.prepare();
     this.#running = true;
-    this.#appended = this.#store.onAppended(() => {
-      for (const signal of this.#signals.values()) signal.wake();
-    });
-    this.#loops = [...this.#projectors.values()].map((projector) => this.#follow(projector));
+    this.#appended = this.#store.onAppended(() => this.#signal.wake());
+    this.#loops = [this.#followAll()];
   }
 
   /** Stops after the batches in hand. */
   async stop(): Promise<void> {
     this.#running = false;
     this.#appended?.remove();
-    this.#stopping.wake();
-    for (const signal of this.#signals.values()) signal.wake();
+    this.#signal.wake();
     await Promise.all(this.#loops);
     this.#loops = [];
   }
@@ -182,7 +180,7 @@ export class ProjectionRunner {
       faultPolicy: this.#faultPolicy,
       ...(onProgress ? { onProgress } : {}),
     });
-    this.#signals.get(name)?.wake();
+    this.#signal.wake();
     this.#applied.wake();
     return result;
   }
@@ -253,47 +251,112 @@ export class ProjectionRunner {
     return { lag: count, oldestPendingAt };
   }
 
-  async #follow(projector: Projector): Promise<void> {
-    const signal = new WakeSignal();
-    this.#signals.set(projector.name, signal);
-    const target = { projector, checkpointName: projector.name, tables: liveTableNames(projector) };
-    const tracker = new FaultTracker(this.#faultPolicy);
-    const cursor: CheckpointCursor = {};
+  /**
+   * Follows the log live for every projection in one loop. Projections that leave out the same fields of the log
+   * step together (apply-together.ts: one read, one transaction per step for all of them). One whose batch is
+   * refused steps alone until its fault is over (narrowing down, retries on a schedule, passing a poisoned event;
+   * see step-past-faults.ts), so a bad event holds back neither later events nor the other projections.
+   */
+  async #followAll(): Promise<void> {
+    const signal = this.#signal;
+    const members: FollowedProjection[] = [...this.#projectors.values()].map((projector) => ({
+      target: { projector, checkpointName: projector.name, tables: liveTableNames(projector) },
+      cursor: {},
+      tracker: new FaultTracker(this.#faultPolicy),
+      alone: false,
+      retryAt: 0,
+    }));
+    const groups = groupByFieldsLeftOut(members);
     // After a notification, an empty read can mean the new events sit behind an older transaction that is still
     // open (the store hides them until it ends, which sends no notification): look again soon, backing off.
     let hiddenRetryMs = 0;
+    let transientFailures = 0;
     // The first read comes after LISTEN is in place: an append committed in between would otherwise send a wake-up
     // nobody hears and wait out the idle timeout (10 s) behind a write that asked for its read model.
     await this.#appended?.ready;
     while (this.#running) {
-      const outcome = await stepPastFaults(this.#db, this.#store, target, tracker, this.#options(), cursor);
-      if (outcome.kind === 'applied' && outcome.events.length > 0) {
+      let progressed = false;
+      let waitAtMostMs = Number.POSITIVE_INFINITY;
+      for (const member of members) {
+        if (!member.alone) continue;
+        const dueInMs = member.retryAt - performance.now();
+        if (dueInMs <= 0 && (await this.#stepAlone(member))) progressed = true;
+        if (member.alone) waitAtMostMs = Math.min(waitAtMostMs, Math.max(0, member.retryAt - performance.now()));
+      }
+      let waitingForDatabase = false;
+      for (const [withoutFields, group] of groups) {
+        const together = group.filter((member) => !member.alone);
+        if (together.length === 0) continue;
+        try {
+          const step = await stepTogether(this.#db, this.#store, together, { ...this.#options(), withoutFields });
+          transientFailures = 0;
+          for (const [member, events] of step.applied) member.tracker.succeeded(events.at(-1)!.position);
+          // Read but not applied: another runner moved a checkpoint; the cursors are forgotten, look again now.
+          if (step.read > 0) progressed = true;
+        } catch (error) {
+          if (isTransientDatabaseError(error)) {
+            transientFailures++;
+            this.#logger.warn(
+              { err: error, projections: together.map((m) => m.target.projector.name), failures: transientFailures },
+              'projection waiting for the database',
+            );
+            waitingForDatabase = true;
+            waitAtMostMs = Math.min(waitAtMostMs, retryDelayMs(this.#faultPolicy, transientFailures));
+          } else {
+            // Some projector refused the batch: step them one by one, which finds out which one and which event.
+            for (const member of together) member.alone = true;
+            progressed = true;
+          }
+        }
+      }
+      if (progressed) {
         hiddenRetryMs = 0;
         this.#applied.wake();
-      } else if (outcome.kind === 'applied') {
-        if (hiddenRetryMs > 0 && hiddenRetryMs <= MAX_HIDDEN_RETRY_MS) {
-          if (!(await signal.wait(hiddenRetryMs))) hiddenRetryMs *= 2;
-        } else {
-          hiddenRetryMs = (await signal.wait(this.#idleMs)) ? FIRST_HIDDEN_RETRY_MS : 0;
-        }
-      } else if (outcome.kind === 'poisoned') {
-        const { event, error, attempts } = outcome.report;
-        this.#logPoisoned(projector.name, event, error, attempts);
-        this.#applied.wake();
-      } else if (outcome.transient) {
-        this.#logger.warn(
-          { err: outcome.error, projection: projector.name, failures: tracker.transientFailures },
-          'projection waiting for the database',
-        );
+        continue;
+      }
+      if (!this.#running) break;
+      if (waitingForDatabase) {
         // A notification (the database is back: a LISTEN reconnect announces it) cuts the wait short.
-        await signal.wait(outcome.retryInMs);
+        await signal.wait(waitAtMostMs);
+      } else if (hiddenRetryMs > 0 && hiddenRetryMs <= MAX_HIDDEN_RETRY_MS) {
+        if (!(await signal.wait(Math.min(hiddenRetryMs, waitAtMostMs)))) hiddenRetryMs *= 2;
       } else {
-        this.#logger.error({ err: outcome.error, projection: projector.name }, 'projection batch failed');
-        // Refusals are retried on a schedule, not on every append, so the retries stay spaced.
-        if (outcome.retryInMs > 0 && this.#running) await this.#stopping.wait(outcome.retryInMs);
+        hiddenRetryMs = (await signal.wait(Math.min(this.#idleMs, waitAtMostMs))) ? FIRST_HIDDEN_RETRY_MS : 0;
       }
     }
-    this.#signals.delete(projector.name);
+  }
+
+  /** One step of a projection on its own while it has a fault outstanding; true when it moved (or must go on now). */
+  async #stepAlone(member: FollowedProjection): Promise<boolean> {
+    const { projector } = member.target;
+    const outcome = await stepPastFaults(
+      this.#db,
+      this.#store,
+      member.target,
+      member.tracker,
+      this.#options(),
+      member.cursor,
+    );
+    member.retryAt = 0;
+    if (outcome.kind === 'failed') {
+      if (outcome.transient) {
+        this.#logger.warn(
+          { err: outcome.error, projection: projector.name, failures: member.tracker.transientFailures },
+          'projection waiting for the database',
+        );
+      } else {
+        this.#logger.error({ err: outcome.error, projection: projector.name }, 'projection batch failed');
+      }
+      // Refusals are retried on a schedule, not on every append, so the retries stay spaced.
+      member.retryAt = performance.now() + outcome.retryInMs;
+      return outcome.retryInMs === 0;
+    }
+    if (outcome.kind === 'poisoned') {
+      const { event, error, attempts } = outcome.report;
+      this.#logPoisoned(projector.name, event, error, attempts);
+    }
+    if (member.tracker.settled) member.alone = false;
+    return outcome.kind === 'poisoned' || outcome.events.length > 0;
   }
 
   #logPoisoned(projection: string, event: RecordedEvent, error: string, attempts: number): void {
@@ -313,6 +376,28 @@ export class ProjectionRunner {
   #options() {
     return { batchSize: this.#batchSize, now: this.#now };
   }
+}
+
+/** A projection as the live loop follows it. */
+interface FollowedProjection extends TogetherMember {
+  readonly tracker: FaultTracker;
+  /** Stepped on its own while a refused event is being narrowed down, retried or passed. */
+  alone: boolean;
+  /** performance.now() before which a projection stepping alone is not retried. */
+  retryAt: number;
+}
+
+/** Projections that leave out the same fields of the log can share one read of it. */
+function groupByFieldsLeftOut(members: readonly FollowedProjection[]): Map<readonly string[], FollowedProjection[]> {
+  const byKey = new Map<string, { fields: readonly string[]; members: FollowedProjection[] }>();
+  for (const member of members) {
+    const fields = fieldsLeftOut(member.target.projector);
+    const key = JSON.stringify([...fields].sort());
+    const group = byKey.get(key) ?? { fields, members: [] };
+    group.members.push(member);
+    byKey.set(key, group);
+  }
+  return new Map([...byKey.values()].map((g) => [g.fields, g.members]));
 }
 
 function initialCheckpoint(projector: Projector, now: Date): Checkpoint {
