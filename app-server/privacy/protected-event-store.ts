@@ -77,6 +77,14 @@ export function protectPersonalData(
         handle: async (events, tx) => options.handle(await reveal([...events], tx), tx),
       });
     },
+    subscribeTogether(subscribers) {
+      return store.subscribeTogether(
+        subscribers.map((options) => ({
+          ...options,
+          handle: async (events, tx) => options.handle(await reveal([...events], tx), tx),
+        })),
+      );
+    },
     onAppended: (listener) => store.onAppended(listener),
     close: () => store.close(),
   };

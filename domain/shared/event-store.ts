@@ -144,6 +144,13 @@ export interface EventStore<Tx = unknown> {
   /** Catches up from the named checkpoint, then follows live (woken by notifications, not by polling). */
   subscribeToAll(options: SubscribeOptions<Tx>): Subscription;
   /**
+   * Several subscribers, each with its own checkpoint and every guarantee of subscribeToAll, following the log
+   * together: one read of the log and one transaction per batch for all of them (cheaper than one loop each when
+   * they all wake on every append). A handler that throws is retried on its own; the others go on. `caughtUp`
+   * waits for all of them.
+   */
+  subscribeTogether(subscribers: readonly SubscribeOptions<Tx>[]): Subscription;
+  /**
    * Registers a wake-up called after any append commits (on this or another server). `ready` resolves once wake-ups
    * flow: an append committed before then may send none, so read the log after `ready`, not before.
    */

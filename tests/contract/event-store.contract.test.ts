@@ -289,6 +289,76 @@ describe.each(targets)('event store contract: $name', (target) => {
     },
   );
 
+  it('delivers every event exactly once and in stream order to each of several subscribers following together', async () => {
+    const prefix = uniquePrefix('together');
+    const logs = [new DeliveryLog(prefix), new DeliveryLog(prefix), new DeliveryLog(prefix)];
+    const errors: unknown[] = [];
+    const subscription = store.subscribeTogether(
+      logs.map((log, i) => ({
+        checkpointName: `${prefix}-${i}`,
+        batchSize: 50 + i * 70,
+        handle: async (events: readonly RecordedEvent[]) => log.record(events),
+        onError: (error: unknown) => errors.push(error),
+      })),
+    );
+    const appended = await runConcurrentWriters(store, {
+      seed: 7,
+      prefix,
+      writers: 8,
+      events: 5_000,
+      streams: 100,
+      ...(t.transactionalAppends && { transaction: (work) => t.database.db.transaction().execute(work) }),
+    });
+    await subscription.caughtUp();
+    await subscription.stop();
+    for (const log of logs) {
+      expect(log.check(appended)).toEqual({ missing: 0, duplicated: 0, unordered: [] });
+      expect(log.counts.size).toBe(5_000);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('retries a failing subscriber of a group on its own, with no effect of any member lost or applied twice, even with a second instance of the group', async () => {
+    const prefix = uniquePrefix('together-fail');
+    const table = `contract_effects_${prefix.replaceAll('-', '_')}`;
+    const { db } = t.database;
+    await sql`create table ${sql.table(table)} (member text not null, event_id text not null)`.execute(db);
+    const effects = async (member: string) =>
+      (
+        await sql<{ total: number; distinct: number }>`
+          select count(*)::int as total, count(distinct event_id)::int as distinct from ${sql.table(table)}
+          where member = ${member}`.execute(db)
+      ).rows[0]!;
+    const failures = { left: 3 };
+    const errors: { member: string; error: unknown }[] = [];
+    const group = () =>
+      store.subscribeTogether(
+        ['steady', 'flaky'].map((member) => ({
+          checkpointName: `${prefix}-${member}`,
+          batchSize: 25,
+          onError: (error: unknown) => errors.push({ member, error }),
+          handle: async (events: readonly RecordedEvent[], tx: unknown) => {
+            for (const e of events.filter((e) => e.streamId.startsWith(prefix))) {
+              await sql`insert into ${sql.table(table)} values (${member}, ${e.metadata.eventId})`.execute(tx as never);
+            }
+            // Fails after writing part of its effects, three times: the group's transaction and its own retries.
+            if (member === 'flaky' && events.length > 1 && failures.left-- > 0) throw new Error('flaky handler');
+          },
+        })),
+      );
+    const first = group();
+    const second = group();
+    for (let i = 0; i < 80; i++) await store.appendToStream(`${prefix}-${i % 9}`, numberedEvents(1 + (i % 3)));
+    await Promise.all([first.caughtUp(), second.caughtUp()]);
+    await Promise.all([first.stop(), second.stop()]);
+    const total = (await store.readAll()).filter((e) => e.streamId.startsWith(prefix)).length;
+    expect(await effects('steady')).toEqual({ total, distinct: total });
+    expect(await effects('flaky')).toEqual({ total, distinct: total });
+    expect(failures.left).toBeLessThan(0);
+    // Only the failing member reports: the steady one never failed on its own.
+    expect(errors.map((e) => e.member).every((m) => m === 'flaky')).toBe(true);
+  });
+
   // Real concurrency only: PGlite is one session, so its transactions never interleave.
   if (target.name === 'postgres') {
     it('refuses, rather than misorders, an append from an older transaction that reaches a stream after a newer writer', async () => {

@@ -33,16 +33,21 @@ export interface SubscriptionContext {
   readonly wakeTimeoutMs: number;
 }
 
-const DEFAULT_BATCH_SIZE = 1000;
-const FIRST_RETRY_MS = 100;
-const MAX_RETRY_MS = 5000;
+export const DEFAULT_BATCH_SIZE = 1000;
+export const FIRST_RETRY_MS = 100;
+export const MAX_RETRY_MS = 5000;
 // Events committed behind an older open transaction become visible when it ends, which sends no NOTIFY if it
 // wrote no events: look again soon, backing off so a long transaction does not cost a busy loop.
-const FIRST_HIDDEN_RETRY_MS = 5;
-const MAX_HIDDEN_RETRY_MS = 250;
+export const FIRST_HIDDEN_RETRY_MS = 5;
+export const MAX_HIDDEN_RETRY_MS = 250;
 // First key of the two-key advisory locks taken on checkpoints, apart from any single-key lock.
-const CHECKPOINT_LOCK_SPACE = 7_240_117;
-const ORIGIN: LogPosition = { commit: 0, prepare: 0 };
+export const CHECKPOINT_LOCK_SPACE = 7_240_117;
+export const ORIGIN: LogPosition = { commit: 0, prepare: 0 };
+
+/** The advisory lock key of a checkpoint (grouped-subscription.ts takes the same ones). */
+export function checkpointLockKey(checkpointName: string): string {
+  return `es_checkpoint:${checkpointName}`;
+}
 
 /** Starts a checkpointed subscription to the global log; see SubscribeOptions for the guarantees. */
 export function startSubscription(
@@ -66,7 +71,7 @@ class CheckpointedSubscription implements Subscription {
   constructor(context: SubscriptionContext, options: SubscribeOptions<Transaction<object>>) {
     this.#context = context;
     this.#options = options;
-    this.#lockKey = `es_checkpoint:${options.checkpointName}`;
+    this.#lockKey = checkpointLockKey(options.checkpointName);
     this.#loop = this.#run();
   }
 

@@ -14,11 +14,13 @@ import {
   type EventStore,
   type LogPosition,
   type RecordedEvent,
+  type Subscription,
   type Upcaster,
   WrongExpectedVersionError,
 } from '../../../../domain/shared/event-store.ts';
 import type { Database } from '../../../db/database.ts';
-import { startSubscription } from '../checkpointed-subscription.ts';
+import { type SubscriptionContext, startSubscription } from '../checkpointed-subscription.ts';
+import { startGroupedSubscription } from '../grouped-subscription.ts';
 import { createUpcast, type UpcastFn } from '../upcasting.ts';
 import { KurrentWake } from './kurrent-wake.ts';
 import { toKurrentPosition, toLogPosition, toRecordedEvent, toStreamState } from './map-kurrent.ts';
@@ -56,6 +58,28 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
       if (resolved.event) return toLogPosition(resolved.event.position);
     }
     return null;
+  };
+
+  const subscriptionContext: SubscriptionContext = {
+    db,
+    readBatch: async (_tx: Kysely<object>, after: LogPosition, maxCount: number, fields?: readonly string[]) =>
+      withoutFields(await readAll(after, maxCount), fields),
+    headPosition,
+    // KurrentDB makes an event readable in $all when it commits: nothing is ever hidden.
+    hasHiddenEvents: async () => false,
+    onWake: (listener) => wake.add(listener),
+    wakeTimeoutMs: options.wakeTimeoutMs ?? 5000,
+  };
+  /** Remembers a subscription so close() stops it. */
+  const track = (subscription: Subscription): Subscription => {
+    const tracked = {
+      stop: async () => {
+        subscriptions.delete(tracked);
+        await subscription.stop();
+      },
+    };
+    subscriptions.add(tracked);
+    return { stop: tracked.stop, caughtUp: () => subscription.caughtUp() };
   };
 
   return {
@@ -103,29 +127,8 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
     readAll: async (readOptions = {}) =>
       withoutFields(await readAll(readOptions.after ?? null, readOptions.maxCount), readOptions.withoutFields),
     headPosition,
-    subscribeToAll(subscribeOptions) {
-      const subscription = startSubscription(
-        {
-          db,
-          readBatch: async (_tx: Kysely<object>, after: LogPosition, maxCount: number, fields?: readonly string[]) =>
-            withoutFields(await readAll(after, maxCount), fields),
-          headPosition,
-          // KurrentDB makes an event readable in $all when it commits: nothing is ever hidden.
-          hasHiddenEvents: async () => false,
-          onWake: (listener) => wake.add(listener),
-          wakeTimeoutMs: options.wakeTimeoutMs ?? 5000,
-        },
-        subscribeOptions,
-      );
-      const tracked = {
-        stop: async () => {
-          subscriptions.delete(tracked);
-          await subscription.stop();
-        },
-      };
-      subscriptions.add(tracked);
-      return { stop: tracked.stop, caughtUp: () => subscription.caughtUp() };
-    },
+    subscribeToAll: (subscribeOptions) => track(startSubscription(subscriptionContext, subscribeOptions)),
+    subscribeTogether: (subscribers) => track(startGroupedSubscription(subscriptionContext, subscribers)),
     onAppended: (listener) => wake.add(listener),
     async close() {
       await Promise.all([...subscriptions].map((s) => s.stop()));

@@ -1,11 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { EventStore, LogPosition, Upcaster } from '../../../../domain/shared/event-store.ts';
+import type { EventStore, LogPosition, Subscription, Upcaster } from '../../../../domain/shared/event-store.ts';
 import type { Database } from '../../../db/database.ts';
 import { createUpcast } from '../upcasting.ts';
 import { appendEvents } from './append-events.ts';
 import { CommitNotifier } from './commit-notifier.ts';
 import { hasHiddenEvents, readAllRows, readHeadPosition, readStreamRows } from './read-events.ts';
 import { startSubscription } from '../checkpointed-subscription.ts';
+import { startGroupedSubscription } from '../grouped-subscription.ts';
 import { ListenFanOut } from './listen-fan-out.ts';
 
 /** The transaction type of the PostgreSQL store: callers append in it, subscription handlers write through it. */
@@ -53,6 +54,18 @@ export function createPostgresEventStore(
     wakeTimeoutMs: options.wakeTimeoutMs ?? 5000,
   };
 
+  /** Remembers a subscription so close() stops it. */
+  const track = (subscription: Subscription): Subscription => {
+    const tracked = {
+      stop: async () => {
+        subscriptions.delete(tracked);
+        await subscription.stop();
+      },
+    };
+    subscriptions.add(tracked);
+    return { stop: tracked.stop, caughtUp: () => subscription.caughtUp() };
+  };
+
   return {
     async appendToStream(streamId, events, appendOptions = {}) {
       const expected = appendOptions.expectedVersion ?? 'any';
@@ -68,17 +81,8 @@ export function createPostgresEventStore(
     // A rebuild's final catch-up reads inside its own transaction (on PGlite another connection would wait for it).
     readAll: (readOptions = {}) => readAllRows(readOptions.transaction ?? db, readOptions, upcast),
     headPosition: () => readHeadPosition(db),
-    subscribeToAll(subscribeOptions) {
-      const subscription = startSubscription(context, subscribeOptions);
-      const tracked = {
-        stop: async () => {
-          subscriptions.delete(tracked);
-          await subscription.stop();
-        },
-      };
-      subscriptions.add(tracked);
-      return { stop: tracked.stop, caughtUp: () => subscription.caughtUp() };
-    },
+    subscribeToAll: (subscribeOptions) => track(startSubscription(context, subscribeOptions)),
+    subscribeTogether: (subscribers) => track(startGroupedSubscription(context, subscribers)),
     onAppended(listener) {
       const { ready, remove } = wake.add(listener);
       return { ready: ready.catch(() => {}), remove };
