@@ -6,6 +6,7 @@ import type { EventStore, RecordedEvent } from '../../../domain/shared/event-sto
 import { xpLedgerDecider } from '../../../domain/xp/decide.ts';
 import { badgeFactsOf } from '../../../domain/xp/state.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
+import { inParallel, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { deterministicUuid } from '../../commands/deterministic-uuid.ts';
 import { foldStream } from './award-context.ts';
@@ -57,6 +58,9 @@ export const badgeAwardsProcess: ProcessManager = {
       if (!FACT_EVENTS.has(event.type)) continue;
       lastCauseByUser.set((event.data as { userId: string }).userId, event);
     }
-    for (const [userId, cause] of lastCauseByUser) await awardDue(store, tx, cause, userId, now);
+    // One user per lane, users side by side (each writes only its own badge stream): the round trips overlap.
+    await inParallel([...lastCauseByUser], TICK_CONCURRENCY, ([userId, cause]) =>
+      awardDue(store, tx, cause, userId, now),
+    );
   },
 };

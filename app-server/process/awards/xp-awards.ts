@@ -8,10 +8,12 @@ import { countedDistanceKm } from '../../../domain/run/counting.ts';
 import type { RunEvent } from '../../../domain/run/events.ts';
 import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { surgeDecider } from '../../../domain/surge/decide.ts';
+import type { SurgeScheduleState } from '../../../domain/surge/state.ts';
 import type { XpLedgerCommand } from '../../../domain/xp/commands.ts';
 import { xpLedgerDecider } from '../../../domain/xp/decide.ts';
 import { runXpCommand } from '../../../domain/xp/run-xp-command.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
+import { inParallel, inParallelByKey, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { foldStream, timeZoneOf } from './award-context.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
@@ -27,8 +29,14 @@ async function goalOf(store: Store, tx: Transaction<object>, goalId: string): Pr
   return first?.type === 'GoalCreated' ? (first.data as GoalCreated['data']) : null;
 }
 
-/** The ledger command an event calls for, if any. */
-async function commandFor(event: RecordedEvent, store: Store, tx: Transaction<object>, now: Temporal.Instant) {
+/** The ledger command an event calls for, if any. `surgeSchedule` folds the schedule (once per batch). */
+async function commandFor(
+  event: RecordedEvent,
+  store: Store,
+  tx: Transaction<object>,
+  now: Temporal.Instant,
+  surgeSchedule: () => Promise<SurgeScheduleState>,
+) {
   const domainEvent = { type: event.type, data: event.data } as RunEvent | GoalEvent | BadgeEvent;
   const settle = async (goalId: string, result: WeekResult): Promise<XpLedgerCommand | null> => {
     const goal = await goalOf(store, tx, goalId);
@@ -40,7 +48,7 @@ async function commandFor(event: RecordedEvent, store: Store, tx: Transaction<ob
       const run = domainEvent.data;
       // Nothing to pay: answered before reading the surge schedule and the runner's zone.
       if (countedDistanceKm(run.verification, 'free_goal_or_xp') <= 0) return null;
-      const surges = await foldStream(store, tx, surgeDecider, streams.surgeSchedule());
+      const surges = await surgeSchedule();
       const zone = await timeZoneOf(store, tx, run.userId);
       return runXpCommand(run, zone, surges.surges.values(), now);
     }
@@ -70,19 +78,35 @@ async function commandFor(event: RecordedEvent, store: Store, tx: Transaction<ob
 export const xpAwardsProcess: ProcessManager = {
   name: NAME,
   async handle(events, { tx, store, now }) {
-    for (const event of events) {
-      const command = await commandFor(event, store, tx, Temporal.Instant.fromEpochMilliseconds(now.getTime()));
-      if (!command) continue;
-      await executeCommand(
-        store,
-        xpLedgerDecider,
-        streams.xpLedger(command.userId),
-        command,
-        processMetadata(NAME, now, event, { derivedIds: '' }),
-        {
-          transaction: tx,
-        },
-      );
-    }
+    const at = Temporal.Instant.fromEpochMilliseconds(now.getTime());
+    // The schedule as committed now, read once for the batch (this process never writes it).
+    let schedule: Promise<SurgeScheduleState> | null = null;
+    const surgeSchedule = () => {
+      schedule ??= foldStream(store, tx, surgeDecider, streams.surgeSchedule());
+      return schedule;
+    };
+    // Commands are worked out side by side (reads only), then each user's ledger is paid in log order in its own
+    // lane, users side by side: the round trips overlap, keeping the batch's transaction short.
+    const commands = new Array<{ command: XpLedgerCommand; cause: RecordedEvent } | null>(events.length).fill(null);
+    await inParallel(events, TICK_CONCURRENCY, async (event, index) => {
+      const command = await commandFor(event, store, tx, at, surgeSchedule);
+      if (command) commands[index] = { command, cause: event };
+    });
+    const due = commands.filter((c) => c !== null);
+    await inParallelByKey(
+      due,
+      (c) => c.command.userId,
+      TICK_CONCURRENCY,
+      async ({ command, cause }) => {
+        await executeCommand(
+          store,
+          xpLedgerDecider,
+          streams.xpLedger(command.userId),
+          command,
+          processMetadata(NAME, now, cause, { derivedIds: '' }),
+          { transaction: tx },
+        );
+      },
+    );
   },
 };

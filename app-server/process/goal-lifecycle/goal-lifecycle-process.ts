@@ -4,9 +4,10 @@ import type { GoalEvent } from '../../../domain/goal/events.ts';
 import { userGoalsDecider, type UserGoalsEvent } from '../../../domain/goal/user-goals.ts';
 import type { RunEvent } from '../../../domain/run/events.ts';
 import { foldEvents } from '../../../domain/shared/decider.ts';
-import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
+import { comparePositions, type EventStore, type RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { isWithinWeek, weekStartingOn } from '../../../domain/shared/week.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
+import { inParallel, inParallelByKey, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { tickGoalClock } from './goal-clock.ts';
 import { recordGoalProgress } from './record-progress.ts';
@@ -34,25 +35,34 @@ export const goalLifecycleProcess: ProcessManager = {
   name: 'goal-lifecycle',
 
   async handle(events, { tx, store, now }) {
+    // Affected goals, each with the latest event (in log order) that affected it: the cause its command records.
     const affected = new Map<string, RecordedEvent>();
-    for (const recorded of events) {
+    const affect = (goalId: string, cause: RecordedEvent) => {
+      const known = affected.get(goalId);
+      if (!known || comparePositions(cause.position, known.position) > 0) affected.set(goalId, cause);
+    };
+    // One user's runs in log order (each sees the runs before it), different users side by side: the round trips of
+    // a batch overlap instead of adding up, which keeps the batch's transaction (and the log's visible horizon,
+    // held at its id while it is open) short. Goal events keep their own order in one more lane.
+    const relevant = events.filter((e) => HANDLED.has(e.type));
+    await inParallelByKey(relevant, laneOf, TICK_CONCURRENCY, async (recorded) => {
       const event = recorded as unknown as GoalEvent | RunEvent;
       switch (event.type) {
         case 'RunRecorded': {
           const run = await rememberRun(tx, event.data);
           const starts = await startsAffectedBy(tx, run);
-          for (const goalId of await goalsHolding(run.userId, starts, tx, store)) affected.set(goalId, recorded);
+          for (const goalId of await goalsHolding(run.userId, starts, tx, store)) affect(goalId, recorded);
           break;
         }
         case 'RunDeleted': {
           const run = await forgetRun(tx, event.data.runId);
           if (run === null) break;
           const starts = await startsAffectedBy(tx, run);
-          for (const goalId of await goalsHolding(run.userId, starts, tx, store)) affected.set(goalId, recorded);
+          for (const goalId of await goalsHolding(run.userId, starts, tx, store)) affect(goalId, recorded);
           break;
         }
         case 'GoalActivated':
-          affected.set(event.data.goalId, recorded);
+          affect(event.data.goalId, recorded);
           break;
         case 'GoalCanceled':
         case 'GoalDeleted':
@@ -61,14 +71,22 @@ export const goalLifecycleProcess: ProcessManager = {
         default:
           break;
       }
-    }
-    for (const [goalId, cause] of affected) {
+    });
+    await inParallel([...affected], TICK_CONCURRENCY, async ([goalId, cause]) => {
       await recordGoalProgress(goalId, { db: tx, tx, store, now }, cause);
-    }
+    });
   },
 
   tick: tickGoalClock,
 };
+
+const HANDLED = new Set(['RunRecorded', 'RunDeleted', 'GoalActivated', 'GoalCanceled', 'GoalDeleted']);
+
+/** Run events go in their user's lane; goal events (which name no user) in one lane of their own. */
+function laneOf(recorded: RecordedEvent): string {
+  const userId = (recorded.data as { userId?: unknown }).userId;
+  return recorded.type.startsWith('Run') && typeof userId === 'string' ? `user:${userId}` : 'goal-events';
+}
 
 /** The user's live goals whose week (in each goal's zone) contains one of these instants. */
 async function goalsHolding(
