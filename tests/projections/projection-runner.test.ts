@@ -128,23 +128,32 @@ describe.each(targets)('projection runner on %s', (target) => {
     }
   });
 
-  it('applies every event exactly once when two runners follow the same projection while appends race', async () => {
-    // Two API instances each run the projections: their loops keep where they left the checkpoint between wake-ups,
-    // so each often reads after a position the other has already passed; the checkpoint lock must sort that out.
-    const counted: Projector<'counted_events'> = {
-      name: 'counted-events',
-      version: 1,
-      tables: ['counted_events'],
-      async createTables(db, tables) {
-        await sql`CREATE TABLE IF NOT EXISTS ${sql.table(tables.counted_events)} (event_id uuid NOT NULL)`.execute(db);
-      },
-      async apply(events, { tx, tables }) {
-        for (const e of events)
-          await sql`INSERT INTO ${sql.table(tables.counted_events)} VALUES (${e.metadata.eventId})`.execute(tx);
-      },
+  it('applies every event exactly once when two runners follow the same projections together while appends race', async () => {
+    // Two API instances each run the projections: each steps all of them in one transaction, keeps where it left
+    // each checkpoint between wake-ups, and so often reads after positions the other has already passed; the
+    // checkpoint locks (taken in name order whatever the registration order) must sort that out without deadlock.
+    /** Counts every event it applies into its own table (named after the projection). */
+    const counted = (name: string): Projector => {
+      const table = name.replaceAll('-', '_');
+      return {
+        name,
+        version: 1,
+        tables: [table],
+        async createTables(db, tables) {
+          await sql`CREATE TABLE IF NOT EXISTS ${sql.table(tables[table]!)} (event_id uuid NOT NULL)`.execute(db);
+        },
+        async apply(events, { tx, tables }) {
+          for (const e of events)
+            await sql`INSERT INTO ${sql.table(tables[table]!)} VALUES (${e.metadata.eventId})`.execute(tx);
+        },
+      };
     };
-    const runners = [1, 2].map(
-      () => new ProjectionRunner({ db: database.db, store, projectors: [counted], batchSize: 3, idleMs: 50 }),
+    const tableOf = (name: string) => name.replaceAll('-', '_');
+    const named = ['counted-a', 'counted-b', 'counted-c'];
+    const projectorsOf = (names: string[]) => names.map(counted);
+    const runners = [named, [...named].reverse()].map(
+      (names) =>
+        new ProjectionRunner({ db: database.db, store, projectors: projectorsOf(names), batchSize: 3, idleMs: 50 }),
     );
     for (const runner of runners) await runner.start();
     try {
@@ -155,13 +164,15 @@ describe.each(targets)('projection runner on %s', (target) => {
       const head = await store.headPosition();
       await runners[0]!.waitFor(head!, 20_000);
       const all = await store.readAll({ maxCount: 1_000_000 });
-      const rows = (
-        await sql<{ n: number; distinct_ids: number }>`
-          SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS distinct_ids FROM counted_events`.execute(
-          database.db,
-        )
-      ).rows[0]!;
-      expect(rows).toEqual({ n: all.length, distinct_ids: all.length });
+      for (const name of named) {
+        const rows = (
+          await sql<{ n: number; distinct_ids: number }>`
+            SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS distinct_ids FROM ${sql.table(tableOf(name))}`.execute(
+            database.db,
+          )
+        ).rows[0]!;
+        expect(rows).toEqual({ n: all.length, distinct_ids: all.length });
+      }
     } finally {
       for (const runner of runners) await runner.stop();
     }
