@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from '../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
 import { type Database, openDatabase } from '../../app-server/db/database.ts';
 import { migrateToLatest } from '../../app-server/db/migrate.ts';
-import type { EventStore, NewEvent } from '../../domain/shared/event-store.ts';
+import { comparePositions, type EventStore, type LogPosition, type NewEvent } from '../../domain/shared/event-store.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { logStatsProjector } from '../../projections/log-stats/log-stats-projector.ts';
 import type { Projector } from '../../projections/runner/projector.ts';
@@ -157,12 +157,18 @@ describe.each(targets)('projection runner on %s', (target) => {
     );
     for (const runner of runners) await runner.start();
     try {
+      const positions: LogPosition[] = [];
       const writers = [0, 1, 2, 3].map(async (w) => {
-        for (let i = 0; i < 15; i++) await store.appendToStream(`race-${w}`, [event('Raced')]);
+        for (let i = 0; i < 15; i++)
+          positions.push((await store.appendToStream(`race-${w}`, [event('Raced')])).position);
       });
       await Promise.all(writers);
-      const head = await store.headPosition();
-      await runners[0]!.waitFor(head!, 20_000);
+      // Wait for every write, not for the visible head: a runner's open batch hides the newest appends from a reader
+      // of the log until it commits, so the head read now can be short of the last write.
+      await runners[0]!.waitFor(
+        positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b)),
+        20_000,
+      );
       const all = await store.readAll({ maxCount: 1_000_000 });
       for (const name of named) {
         const rows = (
@@ -182,15 +188,17 @@ describe.each(targets)('projection runner on %s', (target) => {
     const runner = new ProjectionRunner({ db: database.db, store, projectors: [logStatsProjector], batchSize: 5 });
     await runner.start();
     try {
+      const positions: LogPosition[] = [];
       const writers = Array.from({ length: 4 }, async (_, w) => {
-        for (let i = 0; i < 15; i++) await store.appendToStream(`w-${w}`, [event(`Type${i % 5}`)]);
+        for (let i = 0; i < 15; i++)
+          positions.push((await store.appendToStream(`w-${w}`, [event(`Type${i % 5}`)])).position);
       });
       const rebuild = runner.rebuild('log-stats');
       await Promise.all([...writers, rebuild]);
       const result = await rebuild;
       expect(result.generation).toBe(1);
-      const head = await store.headPosition();
-      await runner.waitFor(head!);
+      // The last write, not the visible head (an open batch can hide the newest appends from a reader for a moment).
+      await runner.waitFor(positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b)));
       const all = await store.readAll({ maxCount: 100_000 });
       const expected = new Map<string, number>();
       for (const e of all) expected.set(e.type, (expected.get(e.type) ?? 0) + 1);
