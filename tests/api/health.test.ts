@@ -48,6 +48,8 @@ describe.each(databaseTargets())('health and a poisoned event on %s (projections
   afterAll(() => runtime?.close());
 
   it('answers 200 ok, naming the database, its LISTEN connections and every read model', async () => {
+    // The sign-up just appended events: the read models are `catching_up` until they have applied them.
+    await expect.poll(async () => (await runtime.request('GET', '/health')).body.status, { timeout: 5_000 }).toBe('ok');
     const res = await runtime.request('GET', '/health');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ok', problems: [], database: { kind: target, ok: true } });
