@@ -79,6 +79,16 @@ describe.each(databaseTargets())('health and a poisoned event on %s (projections
       })
       .toBe(1);
 
+    // The run's follow-up events (XP, goal progress) are applied a moment after the run itself: wait for the runs
+    // read model to have passed everything, poisoned event included.
+    await expect
+      .poll(
+        async () =>
+          (await runtime.request('GET', '/health')).body.projections.find((p: { name: string }) => p.name === 'runs')
+            ?.lag,
+        { timeout: 5_000 },
+      )
+      .toBe(0);
     const health = await runtime.request('GET', '/health');
     expect(health.status).toBe(503);
     expect(health.body.status).toBe('degraded');
