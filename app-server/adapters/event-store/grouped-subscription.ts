@@ -34,8 +34,8 @@ interface Member {
  * its own checkpoint and the guarantees of a single subscription (checkpointed-subscription.ts): its handler runs in
  * the transaction that stores its checkpoint, under the same advisory lock, so a second instance never handles a
  * batch twice. What is shared is the work around the handlers: one read of the log per batch for all of them, one
- * transaction, one statement for the locks, one for the checkpoints, one check for hidden events when idle. Seven
- * process managers each woken by every append cost about 60 statements per append apart; together about 8.
+ * transaction, one statement for the locks, one for the checkpoints, one check for hidden events when idle. Six
+ * process managers each woken by every append cost about 55 statements per append apart; together about 9.
  *
  * A handler that throws rolls the shared transaction back; every member of that batch then steps alone once, so the
  * failing one is found and retried on its own backoff (reported through its onError) while the others go on and
