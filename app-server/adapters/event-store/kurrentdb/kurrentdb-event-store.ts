@@ -14,13 +14,13 @@ import {
   type EventStore,
   type LogPosition,
   type RecordedEvent,
-  type Subscription,
   type Upcaster,
   WrongExpectedVersionError,
 } from '../../../../domain/shared/event-store.ts';
 import type { Database } from '../../../db/database.ts';
 import { type SubscriptionContext, startSubscription } from '../checkpointed-subscription.ts';
 import { startGroupedSubscription } from '../grouped-subscription.ts';
+import { OpenSubscriptions } from '../open-subscriptions.ts';
 import { createUpcast, type UpcastFn } from '../upcasting.ts';
 import { KurrentWake } from './kurrent-wake.ts';
 import { toKurrentPosition, toLogPosition, toRecordedEvent, toStreamState } from './map-kurrent.ts';
@@ -45,7 +45,7 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
   const upcast = createUpcast(options.upcasters);
   const wake = new KurrentWake(client);
   const { db } = options.checkpoints;
-  const subscriptions = new Set<{ stop(): Promise<void> }>();
+  const subscriptions = new OpenSubscriptions();
   const readAll = (after: LogPosition | null, maxCount: number | undefined) =>
     readAllAfter(client, after, maxCount, upcast);
   const headPosition = async () => {
@@ -69,17 +69,6 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
     hasHiddenEvents: async () => false,
     onWake: (listener) => wake.add(listener),
     wakeTimeoutMs: options.wakeTimeoutMs ?? 5000,
-  };
-  /** Remembers a subscription so close() stops it. */
-  const track = (subscription: Subscription): Subscription => {
-    const tracked = {
-      stop: async () => {
-        subscriptions.delete(tracked);
-        await subscription.stop();
-      },
-    };
-    subscriptions.add(tracked);
-    return { stop: tracked.stop, caughtUp: () => subscription.caughtUp() };
   };
 
   return {
@@ -127,11 +116,11 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
     readAll: async (readOptions = {}) =>
       withoutFields(await readAll(readOptions.after ?? null, readOptions.maxCount), readOptions.withoutFields),
     headPosition,
-    subscribeToAll: (subscribeOptions) => track(startSubscription(subscriptionContext, subscribeOptions)),
-    subscribeTogether: (subscribers) => track(startGroupedSubscription(subscriptionContext, subscribers)),
+    subscribeToAll: (subscribeOptions) => subscriptions.track(startSubscription(subscriptionContext, subscribeOptions)),
+    subscribeTogether: (subscribers) => subscriptions.track(startGroupedSubscription(subscriptionContext, subscribers)),
     onAppended: (listener) => wake.add(listener),
     async close() {
-      await Promise.all([...subscriptions].map((s) => s.stop()));
+      await subscriptions.stopAll();
       await wake.stop();
       await client.dispose();
     },

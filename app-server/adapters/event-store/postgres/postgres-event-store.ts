@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { EventStore, LogPosition, Subscription, Upcaster } from '../../../../domain/shared/event-store.ts';
+import type { EventStore, LogPosition, Upcaster } from '../../../../domain/shared/event-store.ts';
 import type { Database } from '../../../db/database.ts';
 import { createUpcast } from '../upcasting.ts';
 import { appendEvents } from './append-events.ts';
@@ -7,6 +7,7 @@ import { CommitNotifier } from './commit-notifier.ts';
 import { hasHiddenEvents, readAllRows, readHeadPosition, readStreamRows } from './read-events.ts';
 import { startSubscription } from '../checkpointed-subscription.ts';
 import { startGroupedSubscription } from '../grouped-subscription.ts';
+import { OpenSubscriptions } from '../open-subscriptions.ts';
 import { ListenFanOut } from './listen-fan-out.ts';
 
 /** The transaction type of the PostgreSQL store: callers append in it, subscription handlers write through it. */
@@ -43,7 +44,7 @@ export function createPostgresEventStore(
   const afterCommit =
     (options.notifyMode ?? (database.kind === 'postgres' ? 'after-commit' : 'in-transaction')) === 'after-commit';
   const notifier = afterCommit ? new CommitNotifier(db, channel) : null;
-  const subscriptions = new Set<{ stop(): Promise<void> }>();
+  const subscriptions = new OpenSubscriptions();
   const context = {
     db,
     readBatch: (tx: Kysely<object>, after: LogPosition, maxCount: number, withoutFields?: readonly string[]) =>
@@ -52,18 +53,6 @@ export function createPostgresEventStore(
     hasHiddenEvents: (after: LogPosition) => hasHiddenEvents(db, after),
     onWake: (listener: () => void) => wake.add(listener),
     wakeTimeoutMs: options.wakeTimeoutMs ?? 5000,
-  };
-
-  /** Remembers a subscription so close() stops it. */
-  const track = (subscription: Subscription): Subscription => {
-    const tracked = {
-      stop: async () => {
-        subscriptions.delete(tracked);
-        await subscription.stop();
-      },
-    };
-    subscriptions.add(tracked);
-    return { stop: tracked.stop, caughtUp: () => subscription.caughtUp() };
   };
 
   return {
@@ -81,14 +70,14 @@ export function createPostgresEventStore(
     // A rebuild's final catch-up reads inside its own transaction (on PGlite another connection would wait for it).
     readAll: (readOptions = {}) => readAllRows(readOptions.transaction ?? db, readOptions, upcast),
     headPosition: () => readHeadPosition(db),
-    subscribeToAll: (subscribeOptions) => track(startSubscription(context, subscribeOptions)),
-    subscribeTogether: (subscribers) => track(startGroupedSubscription(context, subscribers)),
+    subscribeToAll: (subscribeOptions) => subscriptions.track(startSubscription(context, subscribeOptions)),
+    subscribeTogether: (subscribers) => subscriptions.track(startGroupedSubscription(context, subscribers)),
     onAppended(listener) {
       const { ready, remove } = wake.add(listener);
       return { ready: ready.catch(() => {}), remove };
     },
     async close() {
-      await Promise.all([...subscriptions].map((s) => s.stop()));
+      await subscriptions.stopAll();
       await notifier?.flush();
       await wake.stop();
     },
