@@ -1,0 +1,98 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { options, say } from './lib/bench-options.ts';
+import { measureRequests, type NextRequest } from './lib/load.ts';
+import { inProcessConfig, startProduct } from './lib/product.ts';
+import { readerIds, readWorkloads } from './lib/read-rows.ts';
+import { freePort, type ServerProcess, startServer } from './lib/server-process.ts';
+import { mintAccessTokens } from './lib/sessions.ts';
+import { cloneTemplate } from './lib/template-cache.ts';
+import { readFixtureAt } from './seed/fixture.ts';
+
+/*
+ * `node tests/bench/api/cpu-cost.ts <template> [workload…]`: CPU time per request, in the server process and in
+ * PostgreSQL, for the baselines and the read rows. Throughput on a shared 2-core machine moves with whatever else
+ * runs; CPU per request moves much less, so it tells whether a change made a request cheaper even when the machine
+ * is busy. Reads /proc: the server's utime+stime, and the sum over every `postgres` process.
+ */
+
+const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
+
+/** utime and stime of a process, in clock ticks. */
+function cpuTicksOf(pid: number): { user: number; system: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]), system: Number(fields[12]) };
+  } catch {
+    return { user: 0, system: 0 };
+  }
+}
+
+function postgresTicks(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') {
+        const ticks = cpuTicksOf(Number(entry));
+        total += ticks.user + ticks.system;
+      }
+    } catch {}
+  }
+  return total;
+}
+
+async function measure(server: ServerProcess, name: string, next: NextRequest): Promise<void> {
+  const serverBefore = cpuTicksOf(server.pid);
+  const pgBefore = postgresTicks();
+  const figures = await measureRequests(server.url, {
+    connections: options.readConnections,
+    seconds: options.seconds,
+    next,
+  });
+  const requests = figures.completed * ((options.seconds + 1) / options.seconds); // the warm-up second is not counted
+  const serverAfter = cpuTicksOf(server.pid);
+  const perRequestUs = (ticks: number) => Math.round((ticks * TICK_MS * 1000) / requests);
+  const userUs = perRequestUs(serverAfter.user - serverBefore.user);
+  const systemUs = perRequestUs(serverAfter.system - serverBefore.system);
+  const pgUs = ((postgresTicks() - pgBefore) * TICK_MS * 1000) / requests;
+  say(
+    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(figures.p99Ms).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  failures ${figures.failures}`,
+  );
+}
+
+const [template, ...wanted] = process.argv.slice(2);
+if (!template) {
+  say('usage: node tests/bench/api/cpu-cost.ts <template database> [workload name…]');
+  process.exit(2);
+}
+const clone = await cloneTemplate(options.serverUrl, template, 'cpucost');
+try {
+  const fixture = await readFixtureAt(clone.url);
+  const tokens = await mintAccessTokens({ ...inProcessConfig, DATABASE_URL: clone.url }, readerIds(fixture));
+  if (wanted.length === 0 || wanted.includes('baseline')) {
+    const baseline = await startServer(
+      'tests/bench/api/baseline-server.ts',
+      { DATABASE_URL: clone.url },
+      { port: await freePort(), healthPath: '/' },
+    );
+    try {
+      await measure(baseline, 'bare Hono GET /', () => ({ path: '/' }));
+      await measure(baseline, 'bare Hono + pg PK read', () => ({ path: '/pk' }));
+    } finally {
+      await baseline.stop();
+    }
+  }
+  const product = await startProduct(clone.url);
+  try {
+    for (const workload of readWorkloads(fixture, tokens)) {
+      if (wanted.length > 0 && !wanted.includes(workload.name)) continue;
+      await measure(product, workload.name, workload.next);
+    }
+  } finally {
+    await product.stop();
+  }
+} finally {
+  await clone.drop();
+}
+process.exit(0);
