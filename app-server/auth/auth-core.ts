@@ -141,9 +141,10 @@ async function verifiedBearer(core: AuthCore, c: Context): Promise<AccessClaims>
 }
 
 /**
- * The product API's check on every request: a verified token whose session is live and whose account exists, in
- * one query and without the user's row (the product reads its own tables). Nothing about the session is cached, so
- * a sign-out or an erased account is refused at once by every API instance.
+ * The product API's check on every request: a verified token whose session is live and whose account exists, without
+ * the user's row (the product reads its own tables). Sessions are remembered only together with the session epoch,
+ * which every revocation moves and which each request reads afresh (live-sessions.ts), so a sign-out or an erased
+ * account is refused at once by every API instance.
  */
 export async function authenticateSession(
   core: AuthCore,

@@ -165,8 +165,37 @@ async function addSignInSources(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
+/**
+ * The session epoch (live-sessions.ts): one counter that every change able to end a session, or to change what the
+ * product's guard answers about it, moves forward in its own transaction. Triggers do it, so no code path (a
+ * sign-out, revoke-all, a reused refresh token, an MFA step-up, an erased or deleted account, a cascade, a manual
+ * fix in psql) can forget. A token refresh moves only refreshed_at, which is not watched: refreshes are frequent and
+ * a refresh only lengthens a session.
+ */
+async function addSessionEpoch(db: Kysely<unknown>): Promise<void> {
+  await sql`CREATE TABLE auth_session_epoch (
+    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    epoch bigint NOT NULL DEFAULT 0
+  )`.execute(db);
+  await sql`INSERT INTO auth_session_epoch DEFAULT VALUES`.execute(db);
+  await sql`CREATE FUNCTION auth_session_epoch_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE auth_session_epoch SET epoch = epoch + 1;
+      RETURN NULL;
+    END $$`.execute(db);
+  const bump = sql`FOR EACH STATEMENT EXECUTE FUNCTION auth_session_epoch_bump()`;
+  await sql`CREATE TRIGGER auth_sessions_ended AFTER DELETE OR TRUNCATE ON auth_sessions ${bump}`.execute(db);
+  await sql`CREATE TRIGGER auth_sessions_changed AFTER UPDATE OF user_id, aal, amr, not_after ON auth_sessions ${bump}`.execute(
+    db,
+  );
+  await sql`CREATE TRIGGER auth_users_gone AFTER UPDATE OF deleted_at OR DELETE OR TRUNCATE ON auth_users ${bump}`.execute(
+    db,
+  );
+}
+
 /** Schema owned by this module; registered in app-server/db/migrations/index.ts. */
 export const authMigrations: Record<string, Migration> = {
   '2026-11-22-03-auth-tables': { up },
   '2026-12-10-01-auth-sign-in-sources': { up: addSignInSources },
+  '2026-12-12-01-auth-session-epoch': { up: addSessionEpoch },
 };

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { authErrors } from './auth-error.ts';
+import { LiveSessions } from './live-sessions.ts';
 import { randomToken, sha256 } from './secrets.ts';
 import type { AuthTables, SessionRow } from './tables.ts';
 
@@ -29,8 +30,9 @@ export interface SessionStore {
   /** The live session, or null when it was signed out or has outlived its idle or absolute lifetime. */
   active(sessionId: string): Promise<Session | null>;
   /**
-   * The live session of `userId` whose account still exists (not erased), in one query: what every product request
-   * checks. Null when signed out, expired, someone else's, or the account is gone.
+   * The live session of `userId` whose account still exists (not erased): what every product request checks. Exact
+   * as of a snapshot taken after the call began, usually without reading the session (live-sessions.ts). Null when
+   * signed out, expired, someone else's, or the account is gone.
    */
   activeForUser(sessionId: string, userId: string): Promise<Session | null>;
   /** Raises a session to aal2 after an MFA verification; returns a fresh refresh token for it. */
@@ -45,6 +47,8 @@ export interface SessionStoreOptions {
   readonly idleSeconds: number;
   readonly absoluteSeconds: number;
   readonly reuseGraceSeconds: number;
+  /** Live sessions remembered between requests (live-sessions.ts); 0 reads the session on every request. */
+  readonly rememberedSessions?: number;
 }
 
 type Tx = Transaction<AuthTables>;
@@ -57,6 +61,7 @@ function toSession(row: SessionRow): Session {
 export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const db = options.db.withTables<AuthTables>();
   const now = () => options.clock.now();
+  const live = new LiveSessions(options.db, { capacity: options.rememberedSessions ?? 50_000 });
 
   function expired(row: SessionRow, at: Date): boolean {
     return (
@@ -153,14 +158,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     },
 
     async activeForUser(sessionId, userId) {
-      const row = await db
-        .selectFrom('auth_sessions')
-        .innerJoin('auth_users', 'auth_users.id', 'auth_sessions.user_id')
-        .selectAll('auth_sessions')
-        .where('auth_sessions.id', '=', sessionId)
-        .where('auth_sessions.user_id', '=', userId)
-        .where('auth_users.deleted_at', 'is', null)
-        .executeTakeFirst();
+      const row = await live.find(sessionId, userId, (remembered) => !expired(remembered, now()));
       if (!row || expired(row, now())) return null;
       return toSession(row);
     },

@@ -155,11 +155,18 @@ export type DevMailTable = {
   sent_at: Timestamp;
 };
 
+/** The session epoch: one row, moved forward by triggers whenever a session may have ended (live-sessions.ts). */
+export type SessionEpochTable = {
+  singleton: Generated<boolean>;
+  epoch: number;
+};
+
 /** Every table of the auth module. */
 export type AuthTables = {
   auth_users: AuthUserTable;
   users: ProductUserTable;
   auth_sessions: SessionTable;
+  auth_session_epoch: SessionEpochTable;
   auth_refresh_tokens: RefreshTokenTable;
   auth_one_time_tokens: OneTimeTokenTable;
   auth_flow_states: FlowStateTable;

@@ -4,10 +4,10 @@ import { randomPort, type ServerProcess, signUpOverHttp, startServerProcess } fr
 
 /**
  * The API remembers verified access tokens (an ECDSA verification per request is the largest cost of an
- * authenticated read), but never whether a session or an account is alive: that is read from the database on every
- * request. These tests hold it to that with two API processes on one PostgreSQL database, as deployed behind the
- * load balancer: a sign-out or an account erasure through one is refused at once by the other, which has the token
- * in its cache.
+ * authenticated read) and live sessions, the latter only with the session epoch that every revocation moves and that
+ * each request reads afresh (app-server/auth/live-sessions.ts). These tests hold it to exactness with two API
+ * processes on one PostgreSQL database, as deployed behind the load balancer: a sign-out or an account erasure
+ * through one is refused at once by the other, which has the token and the session in its memory.
  */
 const postgres = process.env.DATABASE_URL ? [process.env.DATABASE_URL] : [];
 
@@ -87,5 +87,36 @@ describe.each(postgres)('revocation seen at once by a second API instance (%s)',
     const afterwards = await get(second, '/goals/current', user.token);
     expect(afterwards.status).toBe(401);
     expect(await afterwards.json()).toEqual({ error: 'Session expired or signed out' });
+  });
+
+  it('refuses every request that reaches the other instance after the sign-out, in a burst of requests', async () => {
+    const user = await signUpOverHttp(first.url, 'burst', nextIp());
+    await warm(user.token);
+    const answers: { sentAt: number; status: number }[] = [];
+    let stopping = false;
+    // Sixteen clients keep asking the second instance, before, during and after the sign-out on the first.
+    const client = async () => {
+      while (!stopping) {
+        const sentAt = performance.now();
+        const res = await get(second, '/goals/current', user.token);
+        await res.arrayBuffer();
+        answers.push({ sentAt, status: res.status });
+      }
+    };
+    const clients = Array.from({ length: 16 }, client);
+    await new Promise((r) => setTimeout(r, 150));
+    const logout = await fetch(`${first.url}/auth/v1/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'x-forwarded-for': nextIp() },
+    });
+    const signedOutAt = performance.now();
+    expect(logout.status).toBe(204);
+    await new Promise((r) => setTimeout(r, 250));
+    stopping = true;
+    await Promise.all(clients);
+    const sentAfter = answers.filter((a) => a.sentAt > signedOutAt);
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(0);
+    expect(sentAfter.length).toBeGreaterThan(0);
+    expect(sentAfter.filter((a) => a.status !== 401)).toEqual([]);
   });
 });

@@ -1,0 +1,111 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FreshRead } from './fresh-read.ts';
+
+/** A read whose completion the test controls; its value is the step at which it began. */
+function controlledReads() {
+  let step = 0;
+  const pending: { resolve: (value: number) => void; reject: (error: Error) => void; began: number }[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const read = () =>
+    new Promise<number>((resolve, reject) => {
+      const began = step;
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      pending.push({
+        resolve: (v) => {
+          inFlight--;
+          resolve(v);
+        },
+        reject: (e) => {
+          inFlight--;
+          reject(e);
+        },
+        began,
+      });
+    });
+  return {
+    read,
+    pending,
+    tick: () => ++step,
+    get step() {
+      return step;
+    },
+    get mostInFlight() {
+      return mostInFlight;
+    },
+  };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('FreshRead', () => {
+  it('shares one read among callers that arrived before it began', async () => {
+    const reads = controlledReads();
+    const fresh = new FreshRead(reads.read);
+    const first = fresh.get();
+    reads.tick();
+    // Both arrive while the first read is in flight: they wait for a second one, and share it.
+    const second = fresh.get();
+    const third = fresh.get();
+    expect(reads.pending).toHaveLength(1);
+    reads.pending[0]!.resolve(reads.pending[0]!.began);
+    await flush();
+    expect(reads.pending).toHaveLength(2);
+    reads.pending[1]!.resolve(reads.pending[1]!.began);
+    expect(await first).toBe(0);
+    expect(await second).toBe(1);
+    expect(await third).toBe(1);
+  });
+
+  it('rejects the callers of a failed read, and the next caller reads again', async () => {
+    const reads = controlledReads();
+    const fresh = new FreshRead(reads.read);
+    const failing = fresh.get();
+    reads.pending[0]!.reject(new Error('connection lost'));
+    await expect(failing).rejects.toThrow('connection lost');
+    const next = fresh.get();
+    reads.pending[1]!.resolve(7);
+    expect(await next).toBe(7);
+  });
+
+  it('answers every caller with a read that began after its call, one read in flight at most', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constant('call' as const), fc.constant('finish' as const), fc.constant('fail' as const)), {
+          maxLength: 60,
+        }),
+        async (script) => {
+          const reads = controlledReads();
+          const fresh = new FreshRead(reads.read);
+          const answers: { calledAt: number; answer: Promise<number | 'failed'> }[] = [];
+          let finished = 0;
+          for (const action of script) {
+            reads.tick();
+            if (action === 'call') {
+              answers.push({ calledAt: reads.step, answer: fresh.get().catch(() => 'failed' as const) });
+            } else if (finished < reads.pending.length) {
+              const read = reads.pending[finished++]!;
+              if (action === 'finish') read.resolve(read.began);
+              else read.reject(new Error('read failed'));
+            }
+            await flush();
+          }
+          // Let every read still pending end, so every caller gets an answer.
+          while (finished < reads.pending.length) {
+            const read = reads.pending[finished++]!;
+            read.resolve(read.began);
+            await flush();
+          }
+          for (const { calledAt, answer } of answers) {
+            const value = await answer;
+            if (value !== 'failed') expect(value).toBeGreaterThanOrEqual(calledAt);
+          }
+          expect(reads.mostInFlight).toBeLessThanOrEqual(1);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
