@@ -21,7 +21,7 @@ import { HttpError } from '../errors.ts';
  */
 export function storableInput(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const problem = pathProblem(c) ?? queryProblem(c) ?? (await bodyProblem(c));
+    const problem = (plainAscii(c.req.url) ? null : (pathProblem(c) ?? queryProblem(c))) ?? (await bodyProblem(c));
     if (problem !== null) {
       if (c.req.path.startsWith('/auth/v1'))
         return respondAuthError(c, new AuthApiError(400, 'validation_failed', problem));
@@ -29,6 +29,18 @@ export function storableInput(): MiddlewareHandler<AppEnv> {
     }
     await next();
   };
+}
+
+/**
+ * True when the URL holds only printable ASCII and no percent escape: then no path segment or query value can decode
+ * to a NUL or a lone surrogate, and the checks below (which parse the URL) have nothing to find. Most requests.
+ */
+function plainAscii(url: string): boolean {
+  for (let i = 0; i < url.length; i++) {
+    const code = url.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x25 /* % */) return false;
+  }
+  return true;
 }
 
 /** A path segment, percent-decoded when it decodes (`%00` is NUL; a malformed escape stays as typed). */

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import pg from 'pg';
 import { options, say } from './lib/bench-options.ts';
 import { measureRequests, type NextRequest } from './lib/load.ts';
 import { inProcessConfig, startProduct } from './lib/product.ts';
@@ -42,7 +43,22 @@ function postgresTicks(): number {
   return total;
 }
 
-async function measure(server: ServerProcess, name: string, next: NextRequest): Promise<void> {
+/** Transactions committed in the database so far (every statement outside a transaction is one). */
+async function commits(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      'SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(rows[0]!.n);
+  } finally {
+    await client.end();
+  }
+}
+
+async function measure(server: ServerProcess, databaseUrl: string, name: string, next: NextRequest): Promise<void> {
+  const commitsBefore = await commits(databaseUrl);
   const serverBefore = cpuTicksOf(server.pid);
   const pgBefore = postgresTicks();
   const figures = await measureRequests(server.url, {
@@ -56,8 +72,11 @@ async function measure(server: ServerProcess, name: string, next: NextRequest): 
   const userUs = perRequestUs(serverAfter.user - serverBefore.user);
   const systemUs = perRequestUs(serverAfter.system - serverBefore.system);
   const pgUs = ((postgresTicks() - pgBefore) * TICK_MS * 1000) / requests;
+  // pg_stat_database lags by up to its flush interval: a moment for the counters to arrive.
+  await new Promise((r) => setTimeout(r, 1_500));
+  const statements = ((await commits(databaseUrl)) - commitsBefore) / requests;
   say(
-    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(figures.p99Ms).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  failures ${figures.failures}`,
+    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(figures.p99Ms).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  ${statements.toFixed(2)} transactions/req  failures ${figures.failures}`,
   );
 }
 
@@ -77,8 +96,8 @@ try {
       { port: await freePort(), healthPath: '/' },
     );
     try {
-      await measure(baseline, 'bare Hono GET /', () => ({ path: '/' }));
-      await measure(baseline, 'bare Hono + pg PK read', () => ({ path: '/pk' }));
+      await measure(baseline, clone.url, 'bare Hono GET /', () => ({ path: '/' }));
+      await measure(baseline, clone.url, 'bare Hono + pg PK read', () => ({ path: '/pk' }));
     } finally {
       await baseline.stop();
     }
@@ -87,7 +106,7 @@ try {
   try {
     for (const workload of readWorkloads(fixture, tokens)) {
       if (wanted.length > 0 && !wanted.includes(workload.name)) continue;
-      await measure(product, workload.name, workload.next);
+      await measure(product, clone.url, workload.name, workload.next);
     }
   } finally {
     await product.stop();
