@@ -29,7 +29,8 @@ interface Changes {
  */
 export const feedProjector: Projector<FeedTable> = {
   name: 'feed',
-  version: 1,
+  // 2: the feed index holds only visible cards, with their kind and id (feed-tables.ts).
+  version: 2,
   tables: ['feed_events', 'reactions', 'feed_goal_types', 'feed_group_members'],
   createTables: createFeedTables,
 

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { FeedEventRow } from './feed-tables.ts';
 
 /** Feed filters (§9) and the card types each one shows. */
@@ -26,6 +26,10 @@ export type FeedScope =
 /**
  * A page of visible cards, newest first. `before` is the previous page's last global position (the cursor);
  * one extra row is read to know whether another page follows.
+ *
+ * Two steps, so the cost stays that of a page however long the authors' histories grow: the page is chosen from the
+ * index alone (for each author, their newest visible cards of the asked kinds, at most a page each), and only then
+ * are its cards read from the table. Reading every card of every member and sorting them read the table for each.
  */
 export async function listFeed(
   db: Kysely<object>,
@@ -33,20 +37,30 @@ export async function listFeed(
   filter: keyof typeof TYPES_BY_FILTER,
   before: number | null,
 ): Promise<{ rows: FeedListRow[]; nextCursor: number | null }> {
-  const authors =
-    scope.kind === 'own'
-      ? sql`f.user_id = ${scope.userId}`
-      : sql`f.user_id IN (SELECT user_id FROM group_members WHERE group_id = ${scope.groupId})`;
-  const { rows } = await sql<FeedListRow>`
-    SELECT f.*, coalesce(u.display_name, 'Deleted user') AS display_name
-    FROM feed_events f LEFT JOIN users u ON u.id = f.user_id
-    WHERE ${authors} AND f.is_visible AND f.event_type = ANY(${[...TYPES_BY_FILTER[filter]]}::text[])
+  const size = FEED_PAGE_SIZE + 1;
+  const newestOf = (author: RawBuilder<unknown>) => sql`
+    SELECT f.id, f.global_position FROM feed_events f
+    WHERE f.user_id = ${author} AND f.is_visible AND f.event_type = ANY(${[...TYPES_BY_FILTER[filter]]}::text[])
       ${before === null ? sql`` : sql`AND f.global_position < ${before}`}
     ORDER BY f.global_position DESC
-    LIMIT ${FEED_PAGE_SIZE + 1}`.execute(db);
-  const page = rows.slice(0, FEED_PAGE_SIZE);
-  const last = page[page.length - 1];
-  return { rows: page, nextCursor: rows.length > FEED_PAGE_SIZE && last ? Number(last.global_position) : null };
+    LIMIT ${size}`;
+  const page =
+    scope.kind === 'own'
+      ? newestOf(sql`${scope.userId}`)
+      : sql`
+        SELECT p.id, p.global_position FROM group_members m
+        CROSS JOIN LATERAL (${newestOf(sql`m.user_id`)}) p
+        WHERE m.group_id = ${scope.groupId}
+        ORDER BY p.global_position DESC
+        LIMIT ${size}`;
+  const { rows } = await sql<FeedListRow>`
+    WITH page AS (${page})
+    SELECT f.*, coalesce(u.display_name, 'Deleted user') AS display_name
+    FROM page JOIN feed_events f ON f.id = page.id LEFT JOIN users u ON u.id = f.user_id
+    ORDER BY f.global_position DESC`.execute(db);
+  const shown = rows.slice(0, FEED_PAGE_SIZE);
+  const last = shown[shown.length - 1];
+  return { rows: shown, nextCursor: rows.length > FEED_PAGE_SIZE && last ? Number(last.global_position) : null };
 }
 
 /** The reactions on the given cards, in a stable order (user, then kind), with reactors' names. */

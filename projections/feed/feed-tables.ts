@@ -55,8 +55,12 @@ export async function createFeedTables(db: Kysely<object> | Transaction<object>,
       created_at timestamptz NOT NULL,
       global_position bigint NOT NULL
     )`.execute(db);
-  await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`${t.feed_events}_user_position`)}
-    ON ${sql.table(t.feed_events)} (user_id, global_position DESC)`.execute(db);
+  // A page of a feed (listFeed) walks each author's visible cards newest first and reads only the page's rows from the
+  // table: the card's id and kind are in the index, so choosing the page needs no table row (an index-only scan).
+  await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`${t.feed_events}_visible_by_author`)}
+    ON ${sql.table(t.feed_events)} (user_id, global_position DESC) INCLUDE (event_type, id) WHERE is_visible`.execute(
+    db,
+  );
   await sql`
     CREATE TABLE IF NOT EXISTS ${sql.table(t.reactions)} (
       feed_event_id text NOT NULL,

@@ -53,13 +53,15 @@ export async function findGroupIdByInviteCode(db: Kysely<object>, code: string):
 /**
  * Members with their profile (joined from `users` at query time, so erased accounts read "Deleted user") and their
  * level and XP from the gamification read model, by level then XP descending (§7), ties by name for stability.
+ * Their synced runs' XP is found from their synced runs (a partial index, runs-projector.ts), not from all their XP.
  */
 export async function groupMembers(db: Kysely<object>, groupId: string): Promise<MemberRow[]> {
   const { rows } = await sql<MemberRow>`
     SELECT m.user_id, m.role, m.joined_at, coalesce(u.display_name, 'Deleted user') AS display_name, u.avatar_url,
            coalesce(x.level, 1)::int AS level, coalesce(x.total_xp, 0)::int AS total_xp,
-           (SELECT coalesce(sum(h.xp_amount), 0)::int FROM xp_history h JOIN runs r ON r.id = h.source_id
-            WHERE h.user_id = m.user_id AND h.source_type = 'run' AND r.source <> 'gps') AS synced_run_xp
+           (SELECT coalesce(sum(h.xp_amount), 0)::int FROM runs r
+            JOIN xp_history h ON h.user_id = m.user_id AND h.source_type = 'run' AND h.source_id = r.id
+            WHERE r.user_id = m.user_id AND r.source <> 'gps') AS synced_run_xp
     FROM group_members m
     LEFT JOIN users u ON u.id = m.user_id
     LEFT JOIN user_xp x ON x.user_id = m.user_id

@@ -15,7 +15,8 @@ export const runsProjector: Projector<'runs'> = {
   name: 'runs',
   // 3: run policy version 2 — each run's claimed end (the API counts overlapping runs once); no per-run km columns.
   // 4: no positions column (the track is read from the log).
-  version: 4,
+  // 5: an index of the runs synced from another service, by user (groupMembers sums their XP).
+  version: 5,
   tables: ['runs'],
 
   async createTables(db, tables) {
@@ -37,6 +38,10 @@ export const runsProjector: Projector<'runs'> = {
     await sql`
       CREATE INDEX IF NOT EXISTS ${sql.id(`${tables.runs}_user_started`)}
       ON ${sql.table(tables.runs)} (user_id, started_at DESC, id DESC)`.execute(db);
+    // Few runs are synced (most are tracked with the app's GPS): this index finds a user's without reading the rest.
+    await sql`
+      CREATE INDEX IF NOT EXISTS ${sql.id(`${tables.runs}_user_synced`)}
+      ON ${sql.table(tables.runs)} (user_id) WHERE source <> 'gps'`.execute(db);
   },
 
   async apply(events, { tx, tables, announce }) {

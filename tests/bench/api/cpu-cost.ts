@@ -1,17 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { options, say } from './lib/bench-options.ts';
-import { measureRequests, type NextRequest } from './lib/load.ts';
+import { type LoadFigures, measureRequests, type NextRequest } from './lib/load.ts';
 import { inProcessConfig, startProduct } from './lib/product.ts';
 import { readerIds, readWorkloads } from './lib/read-rows.ts';
 import { freePort, type ServerProcess, startServer } from './lib/server-process.ts';
 import { mintAccessTokens } from './lib/sessions.ts';
 import { cloneTemplate } from './lib/template-cache.ts';
+import { measureWriteThenVisible, writersFor } from './lib/write-then-visible.ts';
 import { readFixtureAt } from './seed/fixture.ts';
 
 /*
  * `node tests/bench/api/cpu-cost.ts <template> [workload…]`: CPU time per request, in the server process and in
- * PostgreSQL, for the baselines and the read rows. Throughput on a shared 2-core machine moves with whatever else
+ * PostgreSQL, and transactions per request, for the baselines (`baseline`), the read rows and `POST /runs` (per run
+ * made visible, its reads of GET /goals/current included). Throughput on a shared 2-core machine moves with whatever else
  * runs; CPU per request moves much less, so it tells whether a change made a request cheaper even when the machine
  * is busy. Reads /proc: the server's utime+stime, and the sum over every `postgres` process.
  */
@@ -57,16 +59,25 @@ async function commits(databaseUrl: string): Promise<number> {
   }
 }
 
-async function measure(server: ServerProcess, databaseUrl: string, name: string, next: NextRequest): Promise<void> {
+async function measure(
+  server: ServerProcess,
+  databaseUrl: string,
+  name: string,
+  load: { reads: NextRequest } | { writes: () => Promise<LoadFigures> },
+): Promise<void> {
   const commitsBefore = await commits(databaseUrl);
   const serverBefore = cpuTicksOf(server.pid);
   const pgBefore = postgresTicks();
-  const figures = await measureRequests(server.url, {
-    connections: options.readConnections,
-    seconds: options.seconds,
-    next,
-  });
-  const requests = figures.completed * ((options.seconds + 1) / options.seconds); // the warm-up second is not counted
+  const figures =
+    'writes' in load
+      ? await load.writes()
+      : await measureRequests(server.url, {
+          connections: options.readConnections,
+          seconds: options.seconds,
+          next: load.reads,
+        });
+  // The warm-up second is not counted in `completed` but used CPU too.
+  const requests = figures.completed * ((options.seconds + 1) / options.seconds);
   const serverAfter = cpuTicksOf(server.pid);
   const perRequestUs = (ticks: number) => Math.round((ticks * TICK_MS * 1000) / requests);
   const userUs = perRequestUs(serverAfter.user - serverBefore.user);
@@ -88,7 +99,13 @@ if (!template) {
 const clone = await cloneTemplate(options.serverUrl, template, 'cpucost');
 try {
   const fixture = await readFixtureAt(clone.url);
-  const tokens = await mintAccessTokens({ ...inProcessConfig, DATABASE_URL: clone.url }, readerIds(fixture));
+  // The writers of the bench's POST /runs row: a thousandth of the users, spread over the log.
+  const writerIds = fixture.users
+    .filter((_, i) => i % Math.max(1, Math.floor(fixture.users.length / 1000)) === 0)
+    .map((u) => u.id);
+  const tokens = await mintAccessTokens({ ...inProcessConfig, DATABASE_URL: clone.url }, [
+    ...new Set([...readerIds(fixture), ...writerIds]),
+  ]);
   if (wanted.length === 0 || wanted.includes('baseline')) {
     const baseline = await startServer(
       'tests/bench/api/baseline-server.ts',
@@ -96,8 +113,8 @@ try {
       { port: await freePort(), healthPath: '/' },
     );
     try {
-      await measure(baseline, clone.url, 'bare Hono GET /', () => ({ path: '/' }));
-      await measure(baseline, clone.url, 'bare Hono + pg PK read', () => ({ path: '/pk' }));
+      await measure(baseline, clone.url, 'bare Hono GET /', { reads: () => ({ path: '/' }) });
+      await measure(baseline, clone.url, 'bare Hono + pg PK read', { reads: () => ({ path: '/pk' }) });
     } finally {
       await baseline.stop();
     }
@@ -106,7 +123,17 @@ try {
   try {
     for (const workload of readWorkloads(fixture, tokens)) {
       if (wanted.length > 0 && !wanted.includes(workload.name)) continue;
-      await measure(product, clone.url, workload.name, workload.next);
+      await measure(product, clone.url, workload.name, { reads: workload.next });
+    }
+    if (wanted.length === 0 || wanted.includes('POST /runs')) {
+      const writers = await writersFor(product, fixture, new Map(writerIds.map((id) => [id, tokens.get(id)!])));
+      await measure(product, clone.url, 'POST /runs → visible (per run)', {
+        writes: () =>
+          measureWriteThenVisible(product.url, writers, {
+            connections: options.writeConnections,
+            seconds: options.seconds,
+          }),
+      });
     }
   } finally {
     await product.stop();
