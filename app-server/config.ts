@@ -27,6 +27,11 @@ export const configSchema = z.object({
    * share them: with RUN_WORKERS on, too few and requests queue behind the workers' transactions.
    */
   DATABASE_POOL_SIZE: z.coerce.number({ message: 'must be a number' }).int().min(2).max(500).default(10),
+  /**
+   * Prepare each statement once per connection and reuse its plan (app-server/db/prepared-statements.ts). Turn off
+   * behind a connection pooler in transaction mode that does not track prepared statements.
+   */
+  DATABASE_PREPARED_STATEMENTS: booleanFlag.default(true),
   /** Where the embedded database keeps its files. */
   DATA_DIR: z.string().min(1).default('./.data'),
   /** Optional KurrentDB / EventStoreDB connection string (kurrentdb:// or esdb://) for the alternative event store. */

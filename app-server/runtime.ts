@@ -72,6 +72,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
       poolSize: config.DATABASE_POOL_SIZE,
+      preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
       // Survived (requests answer 503, projections and listeners retry), but worth a line in the logs.
       onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost'),
     }));

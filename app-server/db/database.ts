@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { prepareStatements } from './prepared-statements.ts';
 import { type ListenStatus, ResilientListener } from './resilient-listener.ts';
 
 /**
@@ -38,6 +39,8 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** Told about every lost or failed connection (PostgreSQL only); they are survived, not thrown. */
   onConnectionError?: (error: unknown) => void;
+  /** Prepare each statement text once per connection (PostgreSQL only; prepared-statements.ts). Default true. */
+  preparedStatements?: boolean;
 }
 
 /** How this server's sessions are named in pg_stat_activity (operators find and terminate them by it). */
@@ -61,7 +64,11 @@ const parsers = { [INT8_OID]: (value: string) => Number(value), [NUMERIC_OID]: (
 /** Opens PostgreSQL when a URL is given, else PGlite (on disk under dataDir, or in memory). */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onConnectionError ?? (() => {}));
+    return openPostgres(options.databaseUrl, {
+      poolSize: options.poolSize ?? 10,
+      onConnectionError: options.onConnectionError ?? (() => {}),
+      preparedStatements: options.preparedStatements ?? true,
+    });
   }
   return openPglite(options.dataDir ?? 'memory');
 }
@@ -74,9 +81,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  */
 async function openPostgres(
   connectionString: string,
-  poolSize: number,
-  onConnectionError: (error: unknown) => void,
+  options: { poolSize: number; onConnectionError: (error: unknown) => void; preparedStatements: boolean },
 ): Promise<Database> {
+  const { poolSize, onConnectionError } = options;
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       oid in parsers ? parsers[oid as keyof typeof parsers] : pg.types.getTypeParser(oid, format),
@@ -93,7 +100,10 @@ async function openPostgres(
     keepAlive: true,
   });
   pool.on('error', onConnectionError);
-  pool.on('connect', (client) => client.on('error', onConnectionError));
+  pool.on('connect', (client) => {
+    client.on('error', onConnectionError);
+    if (options.preparedStatements) prepareStatements(client);
+  });
   const db = new Kysely<object>({ dialect: new PostgresDialect({ pool }) });
   const listeners = new Set<ResilientListener>();
   return {
