@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** A URL-safe random secret with 256 bits of entropy (refresh tokens, e-mailed link tokens, auth codes). */
 export function randomToken(bytes = 32): string {
@@ -31,26 +32,44 @@ export interface SecretBox {
 // Development only (config refuses production without AUTH_ENCRYPTION_KEY): lets `npm start` work with no setup.
 const DEVELOPMENT_SECRET = 'stridestake-development-only-secret-do-not-use-in-production';
 
-/** A SecretBox keyed by SHA-256 of the configured secret; output is `v1.<iv>.<tag>.<ciphertext>` in base64url. */
+/**
+ * Plaintexts at least this long are compressed before they are encrypted (`v2`). A GPS track (kilobytes of JSON
+ * numbers) shrinks about four times, and with it every write, read and copy of the event that holds it. Short
+ * secrets are left as they are (`v1`). Compressing first lets the ciphertext's length say how compressible the
+ * plaintext was; for tracks at rest, read only by their owner, that says nothing an attacker could use.
+ */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * A SecretBox keyed by SHA-256 of the configured secret (AES-256-GCM); output is `v1.<iv>.<tag>.<ciphertext>` in
+ * base64url, or `v2.…` when the plaintext was deflated first. Both open.
+ */
 export function createSecretBox(secret: string | undefined): SecretBox {
   const key = createHash('sha256')
     .update(secret ?? DEVELOPMENT_SECRET)
     .digest();
   return {
     seal(plaintext) {
+      const bytes = Buffer.from(plaintext, 'utf8');
+      const compress = bytes.length >= COMPRESS_FROM_BYTES;
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return ['v1', iv, cipher.getAuthTag(), body]
+      const body = Buffer.concat([
+        cipher.update(compress ? deflateRawSync(bytes, { level: 3 }) : bytes),
+        cipher.final(),
+      ]);
+      return [compress ? 'v2' : 'v1', iv, cipher.getAuthTag(), body]
         .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
         .join('.');
     },
     open(sealed) {
       const [version, iv, tag, body] = sealed.split('.');
-      if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('Unreadable sealed secret');
+      if ((version !== 'v1' && version !== 'v2') || !iv || !tag || body === undefined)
+        throw new Error('Unreadable sealed secret');
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      const opened = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+      return (version === 'v2' ? inflateRawSync(opened) : opened).toString('utf8');
     },
   };
 }

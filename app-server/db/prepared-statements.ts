@@ -3,8 +3,12 @@ import type pg from 'pg';
 /** How many distinct statements one connection keeps prepared; later ones run unnamed (planned every time). */
 export const PREPARED_PER_CONNECTION = 500;
 
-/** PostgreSQL's refusal to reuse a prepared statement whose result columns changed (a read model rebuilt with others). */
-const RESULT_TYPE_CHANGED = /cached plan must not change result type/;
+/**
+ * Errors a statement prepared before a schema change can raise where the same text prepared now would not: a
+ * prepared statement keeps the parameter types (class 22, data exception: a value too big for the old column type;
+ * 42: a type mismatch) and result columns (0A000, "cached plan must not change result type") of when it was prepared.
+ */
+const MAY_BE_STALE = /^(22|42|0A)/;
 
 /**
  * Makes a pooled connection prepare each statement text once and reuse it: PostgreSQL then skips parsing and, after a
@@ -13,9 +17,11 @@ const RESULT_TYPE_CHANGED = /cached plan must not change result type/;
  * 0.38 ms for a feed page. The named protocol messages are what kysely's text and parameters become; nothing changes
  * for callers. Prepared statements live in the connection, so the names are per connection.
  *
- * When a read model is rebuilt with other columns, its old prepared statements fail once with "cached plan must not
- * change result type": the text is then prepared again under a new name, and the statement retried when it ran outside
- * a transaction (in a transaction the error stands, and the caller's retry of the transaction finds the new name).
+ * A schema change (a migration altering a column type, a read model rebuilt with other columns) can leave a prepared
+ * statement stale. When a prepared statement fails with an error staleness could cause, its text is prepared again
+ * under a new name next time; outside a transaction it is retried at once, freshly parsed (a failed statement had no
+ * effect, so running it again is safe; a genuine error fails again and is thrown). In a transaction the error stands,
+ * and the caller's retry of the transaction prepares afresh.
  * Behind a pooler in transaction mode set DATABASE_PREPARED_STATEMENTS=false (or use PgBouncer ≥ 1.21 with
  * max_prepared_statements).
  */
@@ -30,23 +36,25 @@ export function prepareStatements(client: pg.ClientBase, options: { perConnectio
     names.set(text, name);
     return name;
   };
-  const unprepared = client.query.bind(client) as (...args: unknown[]) => unknown;
-  const run = (text: string, values: unknown[]) => {
+  const unprepared = client.query.bind(client) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+  const run = async (text: string, values: unknown[]) => {
     const name = nameFor(text);
-    return (
-      unprepared(name === undefined ? { text, values } : { name, text, values }) as Promise<pg.QueryResult>
-    ).catch((error: unknown) => {
-      if (!(error instanceof Error && RESULT_TYPE_CHANGED.test(error.message))) throw error;
+    if (name === undefined) return unprepared({ text, values });
+    try {
+      return await unprepared({ name, text, values });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || !MAY_BE_STALE.test(code)) throw error;
       names.delete(text);
       if (client.getTransactionStatus() !== 'I') throw error;
-      const renamed = nameFor(text);
-      return unprepared(renamed === undefined ? { text, values } : { name: renamed, text, values });
-    });
+      return unprepared({ text, values });
+    }
   };
+  const passThrough = client.query.bind(client) as (...args: unknown[]) => unknown;
   // Kysely calls query(text, values) and awaits the promise; every other form (configs, cursors, callbacks) passes.
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const [text, values, callback] = args;
     if (typeof text === 'string' && Array.isArray(values) && callback === undefined) return run(text, values);
-    return unprepared(...args);
+    return passThrough(...args);
   };
 }

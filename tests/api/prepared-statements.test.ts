@@ -54,6 +54,7 @@ describe.each(postgres)('prepared statements (%s)', (baseUrl) => {
     await sql`ALTER TABLE swapped_fresh RENAME TO swapped`.execute(db);
     // Outside a transaction the stale statement is prepared again and the read answers at once.
     expect((await read()).rows).toEqual([{ id: 1, a: 'new', b: 'added' }]);
+    expect((await read()).rows).toEqual([{ id: 1, a: 'new', b: 'added' }]);
 
     await sql`ALTER TABLE swapped ADD COLUMN c text`.execute(db);
     // Inside one, the error stands (the transaction is aborted) and the caller's retry succeeds.
@@ -61,6 +62,25 @@ describe.each(postgres)('prepared statements (%s)', (baseUrl) => {
       db.transaction().execute(async (tx) => (await sql`SELECT * FROM swapped WHERE id = ${1}`.execute(tx)).rows);
     await expect(inTransaction()).rejects.toThrow(/cached plan must not change result type/);
     expect(await inTransaction()).toEqual([{ id: 1, a: 'new', b: 'added', c: null }]);
+  });
+
+  it('writes a value only the new type of a widened column holds, right after the migration', async () => {
+    const db = database.db;
+    await sql`CREATE TABLE widened (n int)`.execute(db);
+    const insert = (n: number) => sql`INSERT INTO widened (n) VALUES (${n})`.execute(db);
+    await insert(1);
+    // Prepared with an int parameter; the migration widens the column to bigint.
+    await sql`ALTER TABLE widened ALTER COLUMN n TYPE bigint`.execute(db);
+    await insert(2 ** 40);
+    await insert(2 ** 41);
+    const inTransaction = (n: number) =>
+      db.transaction().execute((tx) => sql`INSERT INTO widened (n) VALUES (${n}) RETURNING n`.execute(tx));
+    await inTransaction(3);
+    await sql`ALTER TABLE widened ALTER COLUMN n TYPE numeric`.execute(db);
+    await expect(inTransaction(2 ** 62)).rejects.toThrow();
+    await inTransaction(2 ** 62);
+    const { rows } = await sql<{ n: string }>`SELECT n::text FROM widened ORDER BY widened.n`.execute(db);
+    expect(rows.map((r) => r.n)).toEqual(['1', '3', String(2 ** 40), String(2 ** 41), String(2 ** 62)]);
   });
 
   it('keeps at most its bound of statements per connection; later ones run unnamed', async () => {
