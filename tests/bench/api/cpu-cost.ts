@@ -67,6 +67,7 @@ async function measure(
 ): Promise<void> {
   const commitsBefore = await commits(databaseUrl);
   const serverBefore = cpuTicksOf(server.pid);
+  const loadBefore = process.cpuUsage();
   const pgBefore = postgresTicks();
   const figures =
     'writes' in load
@@ -83,11 +84,13 @@ async function measure(
   const userUs = perRequestUs(serverAfter.user - serverBefore.user);
   const systemUs = perRequestUs(serverAfter.system - serverBefore.system);
   const pgUs = ((postgresTicks() - pgBefore) * TICK_MS * 1000) / requests;
+  const generator = process.cpuUsage(loadBefore);
+  const loadUs = (generator.user + generator.system) / requests;
   // pg_stat_database lags by up to its flush interval: a moment for the counters to arrive.
   await new Promise((r) => setTimeout(r, 1_500));
   const statements = ((await commits(databaseUrl)) - commitsBefore) / requests;
   say(
-    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(figures.p99Ms).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  ${statements.toFixed(2)} transactions/req  failures ${figures.failures}`,
+    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(figures.p99Ms).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  load generator ${Math.round(loadUs)} µs/req  ${statements.toFixed(2)} transactions/req  failures ${figures.failures}`,
   );
 }
 

@@ -79,13 +79,28 @@ export async function measureWriteThenVisible(
   baseUrl: string,
   writers: Writer[],
   options: { connections: number; seconds: number },
-): Promise<LoadFigures & { notVisible: number; catchingUp: number; outOfWeek: number; failureSamples: string[] }> {
+): Promise<
+  LoadFigures & {
+    notVisible: number;
+    catchingUp: number;
+    outOfWeek: number;
+    failureSamples: string[];
+    /** Percentiles of the POST alone (saved, and applied by the read models it waits for). */
+    postP50Ms: number;
+    postP99Ms: number;
+    /** Reads of GET /goals/current per run made visible (1: visible on the first read after the POST). */
+    readsPerRun: number;
+  }
+> {
   const free = [...writers];
   const random = seededRandom(20261123);
   let measuring = false;
   const latencies: number[] = [];
+  /** How long the POST itself took (its answer waits for the runs and goals read models). */
+  const postLatencies: number[] = [];
   let failures = 0;
   let notVisible = 0;
+  let polls = 0;
   let catchingUp = 0;
   let outOfWeek = 0;
   const failureSamples: string[] = [];
@@ -146,6 +161,7 @@ export async function measureWriteThenVisible(
         context.done = true;
         return;
       }
+      if (measuring) postLatencies.push(performance.now() - context.startedAt!);
       const counted = saved.data.verification.trusted_distance_km;
       context.expected = writer.goalType === 'count' ? writer.progress + 1 : writer.progress + counted - 0.011;
     },
@@ -162,6 +178,7 @@ export async function measureWriteThenVisible(
     onResponse: (status, body, context: LoopContext) => {
       const writer = context.writer!;
       context.polls! += 1;
+      if (measuring) polls++;
       const progress =
         status === 200 ? (JSON.parse(body) as { data: { progress: number } | null }).data?.progress : undefined;
       if (progress !== undefined && progress >= context.expected!) {
@@ -200,5 +217,8 @@ export async function measureWriteThenVisible(
     catchingUp,
     outOfWeek,
     failureSamples,
+    postP50Ms: percentile(postLatencies, 50),
+    postP99Ms: percentile(postLatencies, 99),
+    readsPerRun: latencies.length > 0 ? polls / latencies.length : 0,
   };
 }
