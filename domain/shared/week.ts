@@ -18,8 +18,26 @@ function startOfLocalDay(date: Temporal.PlainDate, timeZone: string): Temporal.I
   return date.toZonedDateTime({ timeZone }).toInstant();
 }
 
+/**
+ * Weeks already worked out, by Monday and zone. A week's bounds never change, every goal of a week asks for the same
+ * one, and working them out through the zone's rules is the dearest step of a goal's progress; the result is
+ * immutable, so it is shared. Bounded: emptied when full.
+ */
+const knownWeeks = new Map<string, WeekRange>();
+const KNOWN_WEEKS_LIMIT = 4096;
+
 /** The week that begins on the Monday `weekStart` (YYYY-MM-DD) in `timeZone`. */
 export function weekStartingOn(weekStart: string, timeZone: string): WeekRange {
+  const key = `${weekStart}|${timeZone}`;
+  const known = knownWeeks.get(key);
+  if (known) return known;
+  const week = computeWeekStartingOn(weekStart, timeZone);
+  if (knownWeeks.size >= KNOWN_WEEKS_LIMIT) knownWeeks.clear();
+  knownWeeks.set(key, week);
+  return week;
+}
+
+function computeWeekStartingOn(weekStart: string, timeZone: string): WeekRange {
   const monday = Temporal.PlainDate.from(weekStart);
   if (monday.dayOfWeek !== 1) throw new RangeError(`${weekStart} is not a Monday`);
   return {

@@ -8,6 +8,7 @@ import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { StakeEvent } from '../../domain/stake/events.ts';
 import type { RunXpAwarded } from '../../domain/xp/events.ts';
 import type { Projector, TableNames } from '../runner/projector.ts';
+import { type CardRow, FeedBatch, type FeedKeys } from './feed-batch.ts';
 import { badgeEarnedData, feedIds, runCompletedData, stakeCreatedData } from './feed-rows.ts';
 import { createFeedTables, type FeedEventData, type FeedTable } from './feed-tables.ts';
 
@@ -41,108 +42,165 @@ export const feedProjector: Projector<FeedTable> = {
       reactors: new Set(),
       groups: new Set(),
     };
-    for (const recorded of events) await applyOne(tx, tables, recorded, changes);
+    const batch = await FeedBatch.load(tx, tables, keysOf(events));
+    for (const recorded of events) applyOne(batch, recorded, changes);
+    await batch.write(tx, tables);
     await announceChanges(tx, tables, changes, announce);
   },
 };
 
-async function insertCard(
-  tx: Transaction<object>,
-  t: Tables,
-  recorded: RecordedEvent,
-  card: { id: string; userId: string; type: string; data: FeedEventData; visible?: boolean },
-) {
-  await sql`
-    INSERT INTO ${sql.table(t.feed_events)} (id, user_id, group_id, event_type, event_data, is_visible, created_at,
-      global_position)
-    VALUES (${card.id}, ${card.userId}, NULL, ${card.type}, ${JSON.stringify(card.data)}::jsonb, ${card.visible ?? true},
-      ${recorded.metadata.occurredAt}::timestamptz, ${recorded.globalPosition})
-    ON CONFLICT (id) DO NOTHING`.execute(tx);
+/** Every row the events may read or write, so the batch reads them all in one statement per table. */
+function keysOf(events: readonly RecordedEvent[]): FeedKeys {
+  const keys: FeedKeys = { cards: new Set(), reactionsOf: new Set(), goalTypes: new Set(), groups: new Set() };
+  for (const recorded of events) {
+    const event = { type: recorded.type, data: recorded.data } as Relevant;
+    switch (event.type) {
+      case 'RunRecorded':
+      case 'RunXpAwarded':
+        keys.cards.add(feedIds.run(event.data.runId));
+        break;
+      case 'RunDeleted':
+        keys.cards.add(feedIds.run(event.data.runId));
+        keys.reactionsOf.add(feedIds.run(event.data.runId));
+        break;
+      case 'GoalCreated':
+        keys.goalTypes.add(event.data.goalId);
+        break;
+      case 'StakeOpened':
+        keys.goalTypes.add(event.data.goalId);
+        keys.cards.add(feedIds.stakeCreated(event.data.stakeId));
+        break;
+      case 'StakeReleased':
+      case 'StakeCollected':
+        keys.cards.add(feedIds.stakeCreated(event.data.stakeId));
+        keys.cards.add(feedIds.stakeSettled(event.data.stakeId));
+        break;
+      case 'BadgeEarned':
+        keys.cards.add(feedIds.badge(event.data.badgeId));
+        break;
+      case 'ReactionAdded':
+      case 'ReactionRemoved':
+        keys.cards.add(event.data.feedEventId);
+        keys.reactionsOf.add(event.data.feedEventId);
+        break;
+      case 'GroupCreated':
+      case 'MemberJoined':
+      case 'MemberLeft':
+        keys.groups.add(event.data.groupId);
+        break;
+      default:
+        break;
+    }
+  }
+  return keys;
 }
 
-async function applyOne(tx: Transaction<object>, t: Tables, recorded: RecordedEvent, changes: Changes) {
+function card(
+  recorded: RecordedEvent,
+  card: { id: string; userId: string; type: string; data: FeedEventData; visible?: boolean },
+): CardRow {
+  return {
+    id: card.id,
+    user_id: card.userId,
+    group_id: null,
+    event_type: card.type,
+    event_data: card.data,
+    is_visible: card.visible ?? true,
+    created_at: new Date(recorded.metadata.occurredAt).toISOString(),
+    global_position: recorded.globalPosition,
+  };
+}
+
+function applyOne(batch: FeedBatch, recorded: RecordedEvent, changes: Changes): void {
   const event = { type: recorded.type, data: recorded.data } as Relevant;
   switch (event.type) {
     case 'RunRecorded': {
       const d = event.data;
       // A rejected run (vehicle, teleport) is kept for its owner's history but not celebrated in the feed.
       const visible = d.verification.verdict !== 'rejected';
-      await insertCard(tx, t, recorded, {
-        id: feedIds.run(d.runId),
-        userId: d.userId,
-        type: 'run_completed',
-        data: runCompletedData(d),
-        visible,
-      });
+      batch.insertCard(
+        card(recorded, {
+          id: feedIds.run(d.runId),
+          userId: d.userId,
+          type: 'run_completed',
+          data: runCompletedData(d),
+          visible,
+        }),
+      );
       changes.feedAuthors.add(d.userId);
       return;
     }
     case 'RunXpAwarded': {
       const d = event.data;
-      await sql`UPDATE ${sql.table(t.feed_events)}
-        SET event_data = event_data || ${JSON.stringify({ xp_earned: d.xpAmount, surge_bonus: d.surgeBonus })}::jsonb
-        WHERE id = ${feedIds.run(d.runId)}`.execute(tx);
+      batch.mergeIntoCard(feedIds.run(d.runId), { xp_earned: d.xpAmount, surge_bonus: d.surgeBonus });
       changes.feedAuthors.add(d.userId);
       return;
     }
-    case 'RunDeleted': {
-      const id = feedIds.run(event.data.runId);
-      await sql`DELETE FROM ${sql.table(t.feed_events)} WHERE id = ${id}`.execute(tx);
-      await sql`DELETE FROM ${sql.table(t.reactions)} WHERE feed_event_id = ${id}`.execute(tx);
+    case 'RunDeleted':
+      batch.deleteCard(feedIds.run(event.data.runId));
       changes.feedAuthors.add(event.data.userId);
       return;
-    }
     case 'GoalCreated':
-      await sql`INSERT INTO ${sql.table(t.feed_goal_types)} (goal_id, goal_type)
-        VALUES (${event.data.goalId}, ${event.data.type}) ON CONFLICT (goal_id) DO NOTHING`.execute(tx);
+      batch.rememberGoalType(event.data.goalId, event.data.type);
       return;
     case 'StakeOpened': {
       const d = event.data;
-      const { rows } = await sql<{ goal_type: string }>`
-        SELECT goal_type FROM ${sql.table(t.feed_goal_types)} WHERE goal_id = ${d.goalId}`.execute(tx);
-      const data = stakeCreatedData(d, rows[0]?.goal_type ?? null);
-      await insertCard(tx, t, recorded, {
-        id: feedIds.stakeCreated(d.stakeId),
-        userId: d.userId,
-        type: 'stake_created',
-        data,
-      });
+      batch.insertCard(
+        card(recorded, {
+          id: feedIds.stakeCreated(d.stakeId),
+          userId: d.userId,
+          type: 'stake_created',
+          data: stakeCreatedData(d, batch.goalType(d.goalId)),
+        }),
+      );
       changes.feedAuthors.add(d.userId);
       return;
     }
     case 'StakeReleased':
       // Only a met goal is news; a stake voided before anything was at risk ('refunded') gets no card.
-      if (event.data.outcome === 'succeeded') await settled(tx, t, recorded, event.data.stakeId, true, 0, changes);
+      if (event.data.outcome === 'succeeded') settled(batch, recorded, event.data.stakeId, true, 0, changes);
       return;
     case 'StakeCollected':
-      await settled(tx, t, recorded, event.data.stakeId, false, event.data.donationCents, changes);
+      settled(batch, recorded, event.data.stakeId, false, event.data.donationCents, changes);
       return;
     case 'BadgeEarned': {
       const d = event.data;
-      await insertCard(tx, t, recorded, {
-        id: feedIds.badge(d.badgeId),
-        userId: d.userId,
-        type: 'badge_earned',
-        data: badgeEarnedData(d),
-      });
+      batch.insertCard(
+        card(recorded, {
+          id: feedIds.badge(d.badgeId),
+          userId: d.userId,
+          type: 'badge_earned',
+          data: badgeEarnedData(d),
+        }),
+      );
       changes.feedAuthors.add(d.userId);
       return;
     }
     case 'ReactionAdded':
-    case 'ReactionRemoved':
-      await applyReaction(tx, t, event, changes);
+    case 'ReactionRemoved': {
+      const d = event.data;
+      if (event.type === 'ReactionAdded') {
+        batch.addReaction({ feed_event_id: d.feedEventId, user_id: d.userId, emoji: d.emoji, created_at: d.at });
+      } else {
+        batch.removeReaction(d.feedEventId, d.userId, d.emoji);
+      }
+      changes.reactors.add(d.userId);
+      const author = batch.card(d.feedEventId)?.user_id;
+      if (author) changes.reactionAuthors.add(author);
       return;
+    }
     case 'GroupCreated':
-      await addMember(tx, t, event.data.groupId, event.data.ownerId, changes);
+      batch.addMember(event.data.groupId, event.data.ownerId);
+      changes.groups.add(event.data.groupId);
       return;
     case 'MemberJoined':
-      await addMember(tx, t, event.data.groupId, event.data.userId, changes);
+      batch.addMember(event.data.groupId, event.data.userId);
+      changes.groups.add(event.data.groupId);
       return;
     case 'MemberLeft':
       changes.groups.add(event.data.groupId);
       changes.feedAuthors.add(event.data.userId);
-      await sql`DELETE FROM ${sql.table(t.feed_group_members)}
-        WHERE group_id = ${event.data.groupId} AND user_id = ${event.data.userId}`.execute(tx);
+      batch.removeMember(event.data.groupId, event.data.userId);
       return;
     default:
       return;
@@ -150,20 +208,15 @@ async function applyOne(tx: Transaction<object>, t: Tables, recorded: RecordedEv
 }
 
 /** A settled stake's card, carrying the charity chosen when it was opened (its name is looked up when read). */
-async function settled(
-  tx: Transaction<object>,
-  t: Tables,
+function settled(
+  batch: FeedBatch,
   recorded: RecordedEvent,
   stakeId: string,
   success: boolean,
   donation: number,
   changes: Changes,
-) {
-  const { rows } = await sql<{ user_id: string; event_data: FeedEventData }>`
-    SELECT user_id, event_data FROM ${sql.table(t.feed_events)} WHERE id = ${feedIds.stakeCreated(stakeId)}`.execute(
-    tx,
-  );
-  const opened = rows[0];
+): void {
+  const opened = batch.card(feedIds.stakeCreated(stakeId));
   if (!opened) return;
   const charityId = opened.event_data.charity_id ?? null;
   const data: FeedEventData = {
@@ -173,34 +226,10 @@ async function settled(
     charity_id: charityId,
     donation_amount: donation,
   };
-  await insertCard(tx, t, recorded, {
-    id: feedIds.stakeSettled(stakeId),
-    userId: opened.user_id,
-    type: 'stake_settled',
-    data,
-  });
+  batch.insertCard(
+    card(recorded, { id: feedIds.stakeSettled(stakeId), userId: opened.user_id, type: 'stake_settled', data }),
+  );
   changes.feedAuthors.add(opened.user_id);
-}
-
-async function applyReaction(tx: Transaction<object>, t: Tables, event: ReactionEvent, changes: Changes) {
-  const d = event.data;
-  if (event.type === 'ReactionAdded') {
-    await sql`INSERT INTO ${sql.table(t.reactions)} (feed_event_id, user_id, emoji, created_at)
-      VALUES (${d.feedEventId}, ${d.userId}, ${d.emoji}, ${d.at}::timestamptz) ON CONFLICT DO NOTHING`.execute(tx);
-  } else {
-    await sql`DELETE FROM ${sql.table(t.reactions)}
-      WHERE feed_event_id = ${d.feedEventId} AND user_id = ${d.userId} AND emoji = ${d.emoji}`.execute(tx);
-  }
-  changes.reactors.add(d.userId);
-  const { rows } = await sql<{ user_id: string }>`
-    SELECT user_id FROM ${sql.table(t.feed_events)} WHERE id = ${d.feedEventId}`.execute(tx);
-  if (rows[0]) changes.reactionAuthors.add(rows[0].user_id);
-}
-
-async function addMember(tx: Transaction<object>, t: Tables, groupId: string, userId: string, changes: Changes) {
-  await sql`INSERT INTO ${sql.table(t.feed_group_members)} (group_id, user_id) VALUES (${groupId}, ${userId})
-    ON CONFLICT DO NOTHING`.execute(tx);
-  changes.groups.add(groupId);
 }
 
 /** Announces to each author and everyone who shares a group with them: those are the feeds the card shows in. */

@@ -25,7 +25,8 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
   name: 'goals',
   // 2: events of other modules that carry a goalId are ignored (v1 could merge them into the row).
   // 3: run policy version 2 — facts keep each run's claimed time and verdict; withdrawn completions; closed weeks.
-  version: 3,
+  // 4: indexes that keep a batch's work flat as histories grow: a user's open goals, a user's runs by recording.
+  version: 4,
   tables: ['goals', 'goal_run_facts'],
 
   async createTables(db, tables) {
@@ -74,6 +75,20 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
     await sql`
       CREATE INDEX IF NOT EXISTS ${sql.id(`${tables.goal_run_facts}_user_started`)}
       ON ${sql.table(tables.goal_run_facts)} (user_id, started_at)`.execute(db);
+    // Progress is recomputed for a batch's users' open goals (recompute-progress.ts): the settled weeks of their
+    // history, which are most of their goals, are never read.
+    await sql`
+      CREATE INDEX IF NOT EXISTS ${sql.id(`${tables.goals}_user_open`)}
+      ON ${sql.table(tables.goals)} (user_id) WHERE NOT frozen`.execute(db);
+    // Repeats of a recording (runsAroundWeeks): the user's runs with the same track key, wherever they are in time.
+    await sql`
+      CREATE INDEX IF NOT EXISTS ${sql.id(`${tables.goal_run_facts}_user_track`)}
+      ON ${sql.table(tables.goal_run_facts)} (user_id, (verification->>'trackKey'))`.execute(db);
+    // Runs overlapping a week from before it (runsAroundWeeks): those ending after the week began, not every run
+    // that started before its end.
+    await sql`
+      CREATE INDEX IF NOT EXISTS ${sql.id(`${tables.goal_run_facts}_user_ended`)}
+      ON ${sql.table(tables.goal_run_facts)} (user_id, (COALESCE(ended_at, started_at)))`.execute(db);
   },
 
   async apply(events, { tx, tables, announce }) {

@@ -117,15 +117,24 @@ export async function runsAroundWeeks(
       CROSS JOIN LATERAL (
         SELECT * FROM ${table} f WHERE f.user_id = k.user_id AND f.verification->>'trackKey' = k.track_key OFFSET 0
       ) f`.execute(db);
+    // By user, so each week looks only at its own user's repeats (a batch asks for hundreds of weeks).
+    const repeatsByUser = new Map<string, Row[]>();
+    for (const repeat of repeats) {
+      const own = repeatsByUser.get(repeat.user_id);
+      if (own) own.push(repeat);
+      else repeatsByUser.set(repeat.user_id, [repeat]);
+    }
     for (const week of weeks) {
+      const candidates = repeatsByUser.get(week.userId);
+      if (!candidates) continue;
       const loaded = found.get(week.key)!;
       const keys = new Set(
         loaded.map((r) => (r.verification.policyVersion === 2 ? r.verification.trackKey : null)).filter((k) => k),
       );
       const ids = new Set(loaded.map((r) => r.run_id));
-      for (const repeat of repeats) {
+      for (const repeat of candidates) {
         const key = repeat.verification.policyVersion === 2 ? repeat.verification.trackKey : null;
-        if (repeat.user_id !== week.userId || key === null || !keys.has(key) || ids.has(repeat.run_id)) continue;
+        if (key === null || !keys.has(key) || ids.has(repeat.run_id)) continue;
         ids.add(repeat.run_id);
         loaded.push(repeat);
       }

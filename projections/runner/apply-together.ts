@@ -104,9 +104,13 @@ async function fillUnknownCursors(db: Kysely<object>, members: readonly Together
 
 /** The earliest known position of the group (null: one has applied nothing yet). */
 function furthestBehind(members: readonly TogetherMember[]): LogPosition | null {
+  return earliestPosition(members.map(({ cursor }) => cursor.position ?? null));
+}
+
+/** The earliest of some positions (null: the start of the log). */
+export function earliestPosition(positions: readonly (LogPosition | null)[]): LogPosition | null {
   let earliest: LogPosition | null | undefined;
-  for (const { cursor } of members) {
-    const position = cursor.position ?? null;
+  for (const position of positions) {
     if (position === null) return null;
     if (earliest === undefined || earliest === null || comparePositions(position, earliest) < 0) earliest = position;
   }
@@ -114,7 +118,7 @@ function furthestBehind(members: readonly TogetherMember[]): LogPosition | null 
 }
 
 /** The events of a batch (in log order) that come after `position`. */
-function eventsAfter(events: readonly RecordedEvent[], position: LogPosition | null): readonly RecordedEvent[] {
+export function eventsAfter(events: readonly RecordedEvent[], position: LogPosition | null): readonly RecordedEvent[] {
   if (position === null) return events;
   const first = events.findIndex((e) => comparePositions(e.position, position) > 0);
   return first === -1 ? [] : first === 0 ? events : events.slice(first);

@@ -8,7 +8,7 @@ import { DEFAULT_FAULT_POLICY, type FaultPolicy, FaultTracker, retryDelayMs } fr
 import { type ReplayResult, replayPoisonedEvent, skipPoisonedEvent } from './poison-operations.ts';
 import { listPoisonedEvents, type PoisonedEvent, type PoisonStatus } from './poisoned-events.ts';
 import { fieldsLeftOut, liveTableNames, type Projector } from './projector.ts';
-import { type RebuildResult, rebuildProjection } from './rebuild.ts';
+import { type RebuildResult, rebuildProjection, rebuildProjections } from './rebuild.ts';
 import { drainPastFaults, stepPastFaults } from './step-past-faults.ts';
 import { isTransientDatabaseError } from './transient-error.ts';
 import { Broadcast, WakeSignal } from './wake-signal.ts';
@@ -94,6 +94,7 @@ export class ProjectionRunner {
 
   /** Creates missing read models, rebuilds those whose version changed. Idempotent; needed before anything else. */
   async prepare(): Promise<void> {
+    const changed: string[] = [];
     for (const projector of this.#projectors.values()) {
       const checkpoint = await readCheckpoint(this.#db, projector.name);
       if (!checkpoint) {
@@ -107,9 +108,10 @@ export class ProjectionRunner {
           { projection: projector.name, from: checkpoint.version, to: projector.version },
           'rebuilding changed projection',
         );
-        await this.rebuild(projector.name);
+        changed.push(projector.name);
       }
     }
+    if (changed.length > 0) await this.rebuildAll(changed);
   }
 
   /** Starts following the log live. */
@@ -183,6 +185,25 @@ export class ProjectionRunner {
     this.#signal.wake();
     this.#applied.wake();
     return result;
+  }
+
+  /**
+   * Rebuilds several projections beside their live copies, reading the log once for all of them, and swaps each in
+   * (rebuildProjections). Results in the order of `names`.
+   */
+  async rebuildAll(names: readonly string[]): Promise<RebuildResult[]> {
+    const projectors = names.map((name) => {
+      const projector = this.#projectors.get(name);
+      if (!projector) throw new Error(`Unknown projection "${name}". Known: ${this.names.join(', ')}`);
+      return projector;
+    });
+    const results = await rebuildProjections(this.#db, this.#store, projectors, {
+      ...this.#options(),
+      faultPolicy: this.#faultPolicy,
+    });
+    this.#signal.wake();
+    this.#applied.wake();
+    return results;
   }
 
   /** Position, lag and open poisoned events of every projection. */

@@ -1,10 +1,11 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
-import type { EventStore, RecordedEvent } from '../../domain/shared/event-store.ts';
-import { catchUpInTransaction } from './apply-batch.ts';
+import type { EventStore, LogPosition, RecordedEvent } from '../../domain/shared/event-store.ts';
+import { applyBatch, type BatchTarget, catchUpInTransaction } from './apply-batch.ts';
+import { earliestPosition, eventsAfter } from './apply-together.ts';
 import { type Checkpoint, deleteCheckpoint, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { type FaultPolicy, FaultTracker } from './fault-tracker.ts';
 import { type PoisonReport, listPoisonedEvents, recordPoisonedEvent, resolvePoisonedEvent } from './poisoned-events.ts';
-import { type Projector, type TableNames, liveTableNames, rebuildTableNames } from './projector.ts';
+import { fieldsLeftOut, type Projector, type TableNames, liveTableNames, rebuildTableNames } from './projector.ts';
 import { describeError, drainPastFaults } from './step-past-faults.ts';
 
 export interface RebuildResult {
@@ -23,6 +24,23 @@ interface RebuildOptions {
   readonly faultPolicy?: FaultPolicy;
 }
 
+/** One read model being rebuilt: its fresh tables and scratch checkpoint, and what the replay met so far. */
+interface RebuildJob {
+  readonly projector: Projector;
+  readonly generation: number;
+  readonly tables: TableNames;
+  readonly scratchName: string;
+  readonly target: BatchTarget;
+  readonly started: number;
+  /** Poisoned or skipped events recorded before, by event id: the ones this rebuild applies are no longer missing. */
+  readonly known: ReadonlyMap<string, number>;
+  readonly nowApplied: Set<number>;
+  readonly passed: PoisonReport[];
+  applied: number;
+  /** Events applied at which the fresh tables are next vacuumed and analyzed. */
+  maintainAt: number;
+}
+
 /**
  * Builds a fresh copy of a read model from position 0 beside the live one, then swaps it in atomically:
  * 1. create generation-suffixed tables and a scratch checkpoint, and replay the log into them (the live copy keeps
@@ -39,6 +57,41 @@ export async function rebuildProjection(
   projector: Projector,
   options: RebuildOptions,
 ): Promise<RebuildResult> {
+  const [result] = await rebuildProjections(db, store, [projector], options);
+  return result!;
+}
+
+/**
+ * Rebuilds several read models at once, reading the log once for all of them: each batch read is applied to every
+ * copy, each in its own transaction with its own scratch checkpoint (so exactly-once holds per copy, as in a rebuild of
+ * one), the copies' transactions side by side. Reading and decoding a million events costs about as much as one
+ * simple projection's whole rebuild, so nine rebuilds one after another mostly read the same log nine times. A copy
+ * whose batch fails leaves the shared replay and finishes alone, where a refused event is narrowed down and passed
+ * (step-past-faults.ts); then each copy is swapped in as above. Results in the order of `projectors`.
+ */
+export async function rebuildProjections(
+  db: Kysely<object>,
+  store: EventStore<Transaction<object>>,
+  projectors: readonly Projector[],
+  options: RebuildOptions,
+): Promise<RebuildResult[]> {
+  const jobs: RebuildJob[] = [];
+  for (const projector of projectors) jobs.push(await beginRebuild(db, projector, options));
+  const byFields = new Map<string, RebuildJob[]>();
+  for (const job of jobs) {
+    const key = fieldsLeftOut(job.projector).join(',');
+    byFields.set(key, [...(byFields.get(key) ?? []), job]);
+  }
+  for (const group of byFields.values()) await replayTogether(db, store, group, options);
+  const results: RebuildResult[] = [];
+  for (const job of jobs) {
+    await replayAlone(db, store, job, options);
+    results.push(await finishRebuild(db, store, job, options));
+  }
+  return results;
+}
+
+async function beginRebuild(db: Kysely<object>, projector: Projector, options: RebuildOptions): Promise<RebuildJob> {
   const started = performance.now();
   const live = await readCheckpoint(db, projector.name);
   const generation = (live?.generation ?? 0) + 1;
@@ -57,42 +110,120 @@ export async function rebuildProjection(
     updatedAt: options.now(),
   };
   await writeCheckpoint(db, scratch);
-
-  // Events recorded as poisoned or skipped before: the ones this rebuild applies are no longer missing.
   const known = new Map(
     (await listPoisonedEvents(db, { projection: projector.name, status: ['poisoned', 'skipped'] })).map((p) => [
       p.eventId,
       p.id,
     ]),
   );
-  const nowApplied = new Set<number>();
-  const noteApplied = (events: readonly RecordedEvent[]) => {
-    for (const event of events) {
-      const id = known.get(event.metadata.eventId);
-      if (id !== undefined) nowApplied.add(id);
-    }
+  return {
+    projector,
+    generation,
+    tables,
+    scratchName,
+    target: { projector, checkpointName: scratchName, tables, announce: false, recordPoison: false },
+    started,
+    known,
+    nowApplied: new Set(),
+    passed: [],
+    applied: 0,
+    maintainAt: FIRST_MAINTENANCE_AT,
   };
-  const passed: PoisonReport[] = [];
+}
 
-  const target = { projector, checkpointName: scratchName, tables, announce: false, recordPoison: false };
-  let applied = 0;
-  await drainPastFaults(db, store, target, new FaultTracker(options.faultPolicy), {
+/** Notes a batch the copy applied: its count, and the known poisoned events among it. */
+function noteApplied(job: RebuildJob, events: readonly RecordedEvent[], options: RebuildOptions): void {
+  job.applied += events.length;
+  for (const event of events) {
+    const id = job.known.get(event.metadata.eventId);
+    if (id !== undefined) job.nowApplied.add(id);
+  }
+  options.onProgress?.(job.applied);
+}
+
+/** Vacuums and analyzes the copy's tables when it has applied twice as many events as at the last time. */
+async function maintainIfDue(db: Kysely<object>, job: RebuildJob): Promise<void> {
+  if (job.applied < job.maintainAt) return;
+  job.maintainAt *= 2;
+  await vacuumAndAnalyze(db, job.tables);
+}
+
+/** The copies of `jobs` (which leave out the same fields of the log) replayed over one read of each batch. */
+async function replayTogether(
+  db: Kysely<object>,
+  store: EventStore<Transaction<object>>,
+  jobs: readonly RebuildJob[],
+  options: RebuildOptions,
+): Promise<void> {
+  if (jobs.length < 2) return;
+  const withoutFields = fieldsLeftOut(jobs[0]!.projector);
+  // Every copy starts at the beginning of the log (its scratch checkpoint was just written at position 0).
+  const members = jobs.map((job) => ({ job, position: null as LogPosition | null, replaying: true }));
+  for (;;) {
+    const replaying = members.filter((m) => m.replaying);
+    if (replaying.length === 0) return;
+    const after = earliestPosition(replaying.map((m) => m.position));
+    const events = await store.readAll({ after, maxCount: options.batchSize, withoutFields });
+    if (events.length === 0) return;
+    await Promise.all(
+      replaying.map(async (member) => {
+        const own = eventsAfter(events, member.position);
+        if (own.length === 0) return;
+        try {
+          // Its scratch checkpoint is locked and re-checked in the transaction, exactly once as in a lone rebuild.
+          if ((await applyBatch(db, member.job.target, { after: member.position, events: own }, options.now())) === 0) {
+            member.replaying = false;
+            return;
+          }
+        } catch {
+          // Finished alone (replayAlone), where the refusal is narrowed down to one event and passed, or retried.
+          member.replaying = false;
+          return;
+        }
+        member.position = own.at(-1)!.position;
+        noteApplied(member.job, own, options);
+      }),
+    );
+    for (const member of replaying) if (member.replaying) await maintainIfDue(db, member.job);
+  }
+}
+
+/** Replays the rest of the log into one copy, passing events its projector refuses. */
+async function replayAlone(
+  db: Kysely<object>,
+  store: EventStore<Transaction<object>>,
+  job: RebuildJob,
+  options: RebuildOptions,
+): Promise<void> {
+  await drainPastFaults(db, store, job.target, new FaultTracker(options.faultPolicy), {
     ...options,
-    onApplied: (events) => {
-      applied += events.length;
-      noteApplied(events);
-      options.onProgress?.(applied);
-    },
-    onPoisoned: (report) => passed.push(report),
+    onApplied: (events) => noteApplied(job, events, options),
+    onPoisoned: (report) => job.passed.push(report),
+    betweenBatches: () => maintainIfDue(db, job),
   });
+  await vacuumAndAnalyze(db, job.tables);
+}
 
+/** The swap: the last events and the rename, in one transaction with the live checkpoint locked. */
+async function finishRebuild(
+  db: Kysely<object>,
+  store: EventStore<Transaction<object>>,
+  job: RebuildJob,
+  options: RebuildOptions,
+): Promise<RebuildResult> {
+  const { projector, tables, scratchName, generation, passed, nowApplied } = job;
   const final = await db.transaction().execute(async (tx) => {
     await readCheckpoint(tx, projector.name, { lock: true });
     const copy = await readCheckpoint(tx, scratchName, { lock: true });
     if (!copy) throw new Error(`Rebuild of ${projector.name} lost its scratch checkpoint`);
     const caughtUp = await catchUpInTransaction(tx, store, projector, tables, copy, {
       ...options,
-      onApplied: noteApplied,
+      onApplied: (events) => {
+        for (const event of events) {
+          const id = job.known.get(event.metadata.eventId);
+          if (id !== undefined) nowApplied.add(id);
+        }
+      },
       onPoisoned: async (event, error) => {
         const now = options.now();
         passed.push({
@@ -118,9 +249,23 @@ export async function rebuildProjection(
     name: projector.name,
     eventsApplied: final.eventsApplied,
     generation,
-    seconds: (performance.now() - started) / 1000,
+    seconds: (performance.now() - job.started) / 1000,
     poisoned: passed.length,
   };
+}
+
+/** Events replayed before the fresh tables are first vacuumed and analyzed; then again each time the count doubles. */
+const FIRST_MAINTENANCE_AT = 4_000;
+
+/**
+ * A rebuild fills tables that started empty, and updates its rows many times over (a goal's progress with each run):
+ * without statistics PostgreSQL plans for the empty table it saw first, and a prepared statement keeps that plan; dead
+ * row versions pile up. Autovacuum would see to both in time, and a rebuild outruns it (and some servers run without
+ * it). Analyzing also makes PostgreSQL plan the prepared statements again. Doubling intervals keep the cost at a few
+ * passes over the final size.
+ */
+async function vacuumAndAnalyze(db: Kysely<object>, tables: TableNames): Promise<void> {
+  for (const name of Object.values(tables)) await sql`VACUUM (ANALYZE) ${sql.table(name)}`.execute(db);
 }
 
 async function swapTables(tx: Transaction<object>, projector: Projector, fresh: TableNames): Promise<void> {

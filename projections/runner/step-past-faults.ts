@@ -127,6 +127,8 @@ export async function drainPastFaults(
   options: StepOptions & {
     readonly onApplied?: (events: readonly RecordedEvent[]) => void;
     readonly onPoisoned?: (report: PoisonReport) => void;
+    /** Awaited after each applied batch, outside its transaction (a rebuild's table maintenance). */
+    readonly betweenBatches?: () => Promise<void>;
   },
 ): Promise<void> {
   for (;;) {
@@ -134,6 +136,7 @@ export async function drainPastFaults(
     if (outcome.kind === 'applied') {
       if (outcome.events.length === 0) return;
       options.onApplied?.(outcome.events);
+      await options.betweenBatches?.();
     } else if (outcome.kind === 'poisoned') {
       options.onPoisoned?.(outcome.report);
     } else {

@@ -27,8 +27,21 @@ async function upRunTimes(db: Kysely<unknown>): Promise<void> {
   );
 }
 
+/**
+ * runsAroundWeeks looks up repeats of a recording by user and track key, and runs reaching into a week by user and
+ * end: without these indexes every one of the user's runs was read, so a run cost more the longer its runner's history.
+ */
+async function upRunLookups(db: Kysely<unknown>): Promise<void> {
+  await sql`CREATE INDEX goal_lifecycle_runs_user_track
+    ON goal_lifecycle_runs (user_id, (verification->>'trackKey'))`.execute(db);
+  // Runs overlapping a week from before it: those ending after the week began, not every run started before its end.
+  await sql`CREATE INDEX goal_lifecycle_runs_user_ended
+    ON goal_lifecycle_runs (user_id, (COALESCE(ended_at, started_at)))`.execute(db);
+}
+
 /** Migrations of the goal lifecycle process. */
 export const goalLifecycleMigrations: Record<string, Migration> = {
   '2026-11-25-01-goal-lifecycle-runs': { up },
   '2026-12-10-01-goal-lifecycle-run-times': { up: upRunTimes },
+  '2026-12-12-02-goal-lifecycle-run-lookups': { up: upRunLookups },
 };
