@@ -23,6 +23,8 @@ export interface BatchTarget {
    * then the live copy is what users see).
    */
   readonly recordPoison?: boolean;
+  /** True for a rebuild copy being replayed (ProjectionContext.replaying). */
+  readonly replaying?: boolean;
 }
 
 /** Events read after a checkpoint position, not applied yet. */
@@ -80,6 +82,7 @@ export async function applyBatch(
       tx,
       tables: target.tables,
       announce: target.announce === false ? () => {} : (userId, topic) => announcements.add(userId, topic),
+      replaying: target.replaying === true,
     });
     await writeCheckpoint(tx, advance(locked, events, now));
     await announcements.notify(tx);

@@ -35,6 +35,11 @@ export interface ProjectionContext<Logical extends string = string> {
    * on the batch's transaction as a NOTIFY), so a client that refetches sees the change. No-op during rebuilds.
    */
   announce(userId: string, topic: ChangeTopic): void;
+  /**
+   * True while a rebuild replays the log into a fresh copy nobody reads yet: work whose result only the copy's final
+   * state needs may be left to `finishReplay`, which runs once the replay has reached the end of the log.
+   */
+  readonly replaying?: boolean;
 }
 
 /**
@@ -53,6 +58,11 @@ export interface Projector<Logical extends string = string> {
   createTables(db: Kysely<object> | Transaction<object>, tables: TableNames<Logical>): Promise<void>;
   /** Applies a batch of events, in log order. Events it does not care about are ignored. */
   apply(events: readonly RecordedEvent[], context: ProjectionContext<Logical>): Promise<void>;
+  /**
+   * Completes a rebuild copy after a replay (`replaying` batches), before the copy catches up with the last events
+   * and is swapped in; the rows must then be what applying every batch without `replaying` would have made.
+   */
+  finishReplay?(db: Kysely<object>, tables: TableNames<Logical>): Promise<void>;
   /**
    * `data` fields this projector never reads, left out of its batches (ReadAllOptions.withoutFields). Absent: the GPS
    * track, which only a read model that draws maps needs (that one says `[]`).

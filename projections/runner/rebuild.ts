@@ -86,6 +86,7 @@ export async function rebuildProjections(
   const results: RebuildResult[] = [];
   for (const job of jobs) {
     await replayAlone(db, store, job, options);
+    await job.projector.finishReplay?.(db, job.tables);
     results.push(await finishRebuild(db, store, job, options));
   }
   return results;
@@ -121,7 +122,7 @@ async function beginRebuild(db: Kysely<object>, projector: Projector, options: R
     generation,
     tables,
     scratchName,
-    target: { projector, checkpointName: scratchName, tables, announce: false, recordPoison: false },
+    target: { projector, checkpointName: scratchName, tables, announce: false, recordPoison: false, replaying: true },
     started,
     known,
     nowApplied: new Set(),
