@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { type ChallengeMember, type ChallengeRun, challengeFigures, fastestOver } from './challenges.ts';
 
@@ -96,6 +97,32 @@ describe('challenge figures', () => {
         }
         for (const row of f.weeklyDistance) expect(Number.isFinite(row.distance_km)).toBe(true);
       }),
+    );
+  });
+});
+
+describe('the week of the distance leaderboard', () => {
+  // Runs within a few milliseconds of the week's bounds, with up to nine fractional digits: counted exactly when
+  // Temporal says the run started in [from, to).
+  const near = (bound: string) =>
+    fc.tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: 0, max: 999_999 })).map(([ms, ns]) => {
+      const at = Temporal.Instant.from(bound).add({ nanoseconds: ms * 1_000_000 + ns });
+      return at.toString({ fractionalSecondDigits: ns % 7 === 0 ? 'auto' : 9 });
+    });
+  it('counts a run exactly when it started inside the week, to the nanosecond (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(near(week.from), near(week.to)), { minLength: 1, maxLength: 8 }), (starts) => {
+        const runs = starts.map((at, i) => r('ann', i + 1, 600, at));
+        const from = Temporal.Instant.from(week.from);
+        const to = Temporal.Instant.from(week.to);
+        const expected = starts.reduce((sum, at, i) => {
+          const t = Temporal.Instant.from(at);
+          return Temporal.Instant.compare(t, from) >= 0 && Temporal.Instant.compare(t, to) < 0 ? sum + i + 1 : sum;
+        }, 0);
+        const line = challengeFigures([ann], runs, week).weeklyDistance[0]!;
+        expect(line.distance_km).toBeCloseTo(expected, 9);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

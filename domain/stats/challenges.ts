@@ -54,6 +54,18 @@ const byNullableAsc = (a: number | null, b: number | null) =>
 const byName = (a: { display_name: string }, b: { display_name: string }) =>
   a.display_name.localeCompare(b.display_name);
 
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+/**
+ * An instant as epoch milliseconds, below a millisecond truncated: the week bounds are whole milliseconds, so an instant
+ * is at or after a bound exactly when its truncation is. A UTC ISO string (what the read models give) is parsed
+ * directly; anything else through Temporal, which also refuses what is not an instant.
+ */
+function epochMs(instant: string): number {
+  if (UTC_INSTANT.test(instant)) return Date.parse(instant);
+  return Temporal.Instant.from(instant).epochMilliseconds;
+}
+
 /**
  * The three challenge leaderboards of a group. `week` is the half-open range [from, to) of instants the caller
  * counts as "this week" (the group's week in its zone); runs of non-members are ignored.
@@ -63,11 +75,11 @@ export function challengeFigures(
   runs: readonly ChallengeRun[],
   week: { readonly from: string; readonly to: string },
 ): ChallengeFigures {
-  const from = Temporal.Instant.from(week.from);
-  const to = Temporal.Instant.from(week.to);
+  const from = epochMs(week.from);
+  const to = epochMs(week.to);
   const inWeek = (r: ChallengeRun) => {
-    const at = Temporal.Instant.from(r.started_at);
-    return Temporal.Instant.compare(at, from) >= 0 && Temporal.Instant.compare(at, to) < 0;
+    const at = epochMs(r.started_at);
+    return at >= from && at < to;
   };
   // Grouped once: a group's runs are read per member three times below.
   const byUser = new Map<string, ChallengeRun[]>();
