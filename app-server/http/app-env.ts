@@ -12,5 +12,7 @@ export type AppEnv = {
     sessionId: string;
     /** Set once a command route's events are saved: from then on the request answers success (read-your-writes.ts). */
     savedWrite: SavedWrite | undefined;
+    /** The JSON body as the unstorable-text check parsed it (storable-input.ts), so routes do not parse it again. */
+    jsonBody: { readonly value: unknown } | undefined;
   };
 };

@@ -48,6 +48,9 @@ export function limitQuery(max: number, fallback: number) {
 
 /** The JSON body; an empty body reads as `{}`, anything not JSON answers 400 (never a 500). */
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
+  // Parsed already by the check every body goes through first (a GPS track is 50–200 KB of JSON).
+  const parsed = c.get('jsonBody');
+  if (parsed) return parsed.value;
   const text = await c.req.text();
   if (text.trim() === '') return {};
   try {

@@ -67,7 +67,7 @@ function queryProblem(c: Context): string | null {
   return null;
 }
 
-async function bodyProblem(c: Context): Promise<string | null> {
+async function bodyProblem(c: Context<AppEnv>): Promise<string | null> {
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return null;
   // Cached by Hono: the route reads the same text again.
   const text = await c.req.text();
@@ -81,5 +81,7 @@ async function bodyProblem(c: Context): Promise<string | null> {
     return null;
   }
   const found = findStorageProblem(parsed, MAX_JSON_DEPTH);
-  return found ? storageProblemMessage(found) : null;
+  if (found) return storageProblemMessage(found);
+  c.set('jsonBody', { value: parsed });
+  return null;
 }
