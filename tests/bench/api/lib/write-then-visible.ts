@@ -17,6 +17,11 @@ export interface Writer {
   progress: number;
   /** Where their week began (epoch ms): runs must start inside it to count. */
   readonly weekStartMs: number;
+  /**
+   * When their newest run before the bench ended (epoch ms): the bench's runs stay after it. A run overlapping one of
+   * theirs would count once with it (the run policy), so their progress would not grow by its distance.
+   */
+  readonly floorMs: number;
   /** Start of the last run posted (epoch ms); the next one ends 5 minutes before it, so a runner's runs never overlap. */
   earliestStartMs: number;
 }
@@ -28,6 +33,7 @@ export function writerFrom(
   home: Writer['home'],
   goal: { type: 'distance' | 'count'; progress: number; period_start: string; time_zone: string },
   nowMs: number,
+  newestRunEndMs = Number.NEGATIVE_INFINITY,
 ): Writer {
   return {
     userId,
@@ -36,6 +42,7 @@ export function writerFrom(
     goalType: goal.type,
     progress: goal.progress,
     weekStartMs: weekStartingOn(goal.period_start, goal.time_zone).start.epochMilliseconds,
+    floorMs: newestRunEndMs,
     earliestStartMs: nowMs,
   };
 }
@@ -52,7 +59,14 @@ export async function writersFor(
       headers: { authorization: `Bearer ${tokens.get(user.id)}` },
     });
     const goal = ((await res.json()) as { data: Parameters<typeof writerFrom>[3] | null }).data;
-    if (goal) out.push(writerFrom(user.id, tokens.get(user.id)!, homeOf(user.index), goal, Date.now()));
+    if (!goal) continue;
+    const newest = (
+      (await (
+        await fetch(`${product.url}/runs?limit=1`, { headers: { authorization: `Bearer ${tokens.get(user.id)}` } })
+      ).json()) as { data: { started_at: string; duration_sec: number }[] }
+    ).data[0];
+    const newestEndMs = newest ? Date.parse(newest.started_at) + newest.duration_sec * 1000 : Number.NEGATIVE_INFINITY;
+    out.push(writerFrom(user.id, tokens.get(user.id)!, homeOf(user.index), goal, Date.now(), newestEndMs));
   }
   return out;
 }
@@ -127,8 +141,9 @@ export async function measureWriteThenVisible(
     path: '/runs',
     setupRequest: (request, context: LoopContext) => {
       let writer = free.shift();
-      // A runner whose week has no room left for another run before now is retired from the pool.
-      while (writer && writer.earliestStartMs - 40 * 60_000 < writer.weekStartMs) {
+      // A runner with no room left for another run between their newest earlier run (or their week's start) and the
+      // last run the bench posted for them is retired from the pool.
+      while (writer && writer.earliestStartMs - 40 * 60_000 < Math.max(writer.weekStartMs, writer.floorMs)) {
         outOfWeek++;
         writer = free.shift();
       }
