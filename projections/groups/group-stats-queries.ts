@@ -46,11 +46,9 @@ export async function visibleMemberRuns(
 /**
  * The runs the challenges of one week need (domain/stats/challenges.ts), not every run members ever made: the runs of
  * the week, and for each member the fastest run of at least 5 km and the fastest of at least 10 km (the only runs
- * `fastestOver` can pick). challengeFigures gives the same figures from these as from all of a member's runs, while
- * the answer stays the size of the group instead of growing with its history. Same visibility (visibleRuns).
- *
- * The distance filters are `fastestOver`'s own (`Math.round(km * 100) >= 500`, i.e. `km * 100 >= 499.5`), computed in
- * the same double-precision arithmetic, so PostgreSQL and JavaScript agree on every run at the boundary.
+ * `fastestOver` can pick), as the runs read model keeps them (run-records.ts): among all their runs for the viewer
+ * themself, among their GPS runs for the others (visibleRuns' rule). challengeFigures gives the same figures from these
+ * as from all of a member's runs, and the answer, and its cost, stay the size of the group however long its history.
  */
 export async function challengeRuns(
   db: Kysely<object>,
@@ -58,16 +56,16 @@ export async function challengeRuns(
   viewerId: string,
   week: { from: string; to: string },
 ): Promise<ChallengeRun[]> {
-  const fastest = (km: number) => sql`
-    (SELECT DISTINCT ON (user_id) * FROM visible
-     WHERE duration_sec > 0 AND distance_km * 100 >= ${km * 100 - 0.5}::double precision
-     ORDER BY user_id, duration_sec / distance_km, id)`;
   const { rows } = await sql<VisibleRunRow>`
     WITH visible AS (${visibleRuns(groupId, viewerId)})
     SELECT user_id, distance_km, duration_sec, started_at FROM (
       (SELECT * FROM visible WHERE started_at >= ${week.from}::timestamptz AND started_at < ${week.to}::timestamptz)
-      UNION ${fastest(5)}
-      UNION ${fastest(10)}
+      UNION
+      (SELECT r.id, r.user_id, r.distance_km, r.duration_sec, r.started_at
+       FROM group_members m
+       JOIN run_records f ON f.user_id = m.user_id AND f.synced_included = (m.user_id = ${viewerId})
+       JOIN runs r ON r.id = f.run_id
+       WHERE m.group_id = ${groupId})
     ) picked
     ORDER BY started_at, id`.execute(db);
   return rows.map(toChallengeRun);

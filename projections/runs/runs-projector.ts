@@ -3,6 +3,7 @@ import type { RunEvent } from '../../domain/run/events.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { Projector } from '../runner/projector.ts';
 import { countableRun } from '../../domain/run/count-once.ts';
+import { createRunRecordsTable, refreshRunRecords } from './run-records.ts';
 
 /**
  * The user's runs (§3 Run) for GET /runs, the run history, the heatmap and goal stats. One row per recorded run,
@@ -11,13 +12,14 @@ import { countableRun } from '../../domain/run/count-once.ts';
  * projector never reads them (the default `withoutFields`) and a run costs a row of figures, not its whole track.
  * Deterministic: every value comes from event data; a batch is folded in memory into at most three statements.
  */
-export const runsProjector: Projector<'runs'> = {
+export const runsProjector: Projector<'runs' | 'run_records'> = {
   name: 'runs',
   // 3: run policy version 2 — each run's claimed end (the API counts overlapping runs once); no per-run km columns.
   // 4: no positions column (the track is read from the log).
   // 5: an index of the runs synced from another service, by user (groupMembers sums their XP).
-  version: 5,
-  tables: ['runs'],
+  // 6: each user's fastest runs over 5 and 10 km (run-records.ts), for the group challenges.
+  version: 6,
+  tables: ['runs', 'run_records'],
 
   async createTables(db, tables) {
     await sql`
@@ -42,9 +44,10 @@ export const runsProjector: Projector<'runs'> = {
     await sql`
       CREATE INDEX IF NOT EXISTS ${sql.id(`${tables.runs}_user_synced`)}
       ON ${sql.table(tables.runs)} (user_id) WHERE source <> 'gps'`.execute(db);
+    await createRunRecordsTable(db, tables.run_records);
   },
 
-  async apply(events, { tx, tables, announce }) {
+  async apply(events, { tx, tables, announce, replaying }) {
     const batch = foldRunBatch(events);
     const table = sql.table(tables.runs);
     if (batch.inserts.length > 0) {
@@ -75,7 +78,13 @@ export const runsProjector: Projector<'runs'> = {
       // facts (distance, time, verdict) the goals and stakes were settled on.
       await sql`UPDATE ${table} SET notes = NULL WHERE user_id = ANY(${batch.erasedUsers}::text[])`.execute(tx);
     }
+    // A replay works the records out once, at its end (finishReplay): only the final runs decide them.
+    if (batch.recordsChanged.size > 0 && !replaying) await refreshRunRecords(tx, tables, [...batch.recordsChanged]);
     for (const userId of batch.users) announce(userId, 'runs');
+  },
+
+  async finishReplay(db, tables) {
+    await db.transaction().execute((tx) => refreshRunRecords(tx, tables, 'all'));
   },
 };
 
@@ -85,6 +94,8 @@ interface RunBatch {
   readonly deleted: string[];
   readonly erasedUsers: string[];
   readonly users: Set<string>;
+  /** Users who recorded or deleted a run: their fastest-run records may have changed. */
+  readonly recordsChanged: Set<string>;
 }
 
 /**
@@ -98,12 +109,14 @@ function foldRunBatch(events: readonly RecordedEvent[]): RunBatch {
   const deleted: string[] = [];
   const erasedUsers: string[] = [];
   const users = new Set<string>();
+  const recordsChanged = new Set<string>();
   for (const recorded of events) {
     const event = recorded as unknown as RunEvent;
     switch (event.type) {
       case 'RunRecorded': {
         const d = event.data;
         users.add(d.userId);
+        recordsChanged.add(d.userId);
         inserts.set(d.runId, {
           id: d.runId,
           user_id: d.userId,
@@ -128,6 +141,7 @@ function foldRunBatch(events: readonly RecordedEvent[]): RunBatch {
       }
       case 'RunDeleted':
         users.add(event.data.userId);
+        recordsChanged.add(event.data.userId);
         deleted.push(event.data.runId);
         break;
       default:
@@ -145,5 +159,6 @@ function foldRunBatch(events: readonly RecordedEvent[]): RunBatch {
     deleted,
     erasedUsers,
     users,
+    recordsChanged,
   };
 }

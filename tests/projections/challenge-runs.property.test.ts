@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../app-server/db/database.ts';
 import { type ChallengeMember, challengeFigures, type ChallengeRun } from '../../domain/stats/challenges.ts';
 import { challengeRuns } from '../../projections/groups/group-stats-queries.ts';
+import { refreshRunRecords } from '../../projections/runs/run-records.ts';
+import { runsProjector } from '../../projections/runs/runs-projector.ts';
+
+const TABLES = { runs: 'runs', run_records: 'run_records' };
 
 /*
  * GET /groups/{id}/challenges reads only the runs the figures can use (challengeRuns: the week's runs and each
@@ -58,11 +62,8 @@ describe('challenge figures over the runs SQL picks equal the figures over every
   let database: Database;
   beforeAll(async () => {
     database = await openDatabase({ dataDir: 'memory' });
-    await sql`
-      CREATE TABLE runs (id text PRIMARY KEY, user_id text NOT NULL, source text NOT NULL, verdict text NOT NULL,
-        started_at timestamptz NOT NULL, distance_km double precision NOT NULL, duration_sec integer NOT NULL)`.execute(
-      database.db,
-    );
+    // The runs read model's own tables: runs, and each user's fastest runs (run-records.ts).
+    await runsProjector.createTables(database.db, TABLES);
     await sql`CREATE TABLE group_members (group_id text NOT NULL, user_id text NOT NULL)`.execute(database.db);
     await sql`INSERT INTO group_members VALUES (${GROUP}, 'u1'), (${GROUP}, 'u2'), (${GROUP}, 'u3')`.execute(
       database.db,
@@ -85,10 +86,18 @@ describe('challenge figures over the runs SQL picks equal the figures over every
         await sql`DELETE FROM runs`.execute(database.db);
         if (rows.length > 0) {
           await sql`
-            INSERT INTO runs SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            INSERT INTO runs (id, user_id, source, verdict, started_at, ended_at, distance_km, duration_sec,
+              verification, recorded_at)
+            SELECT id, user_id, source, verdict, started_at, started_at, distance_km, duration_sec, '{}'::jsonb,
+              started_at
+            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
               AS r(id text, user_id text, source text, verdict text, started_at timestamptz,
                    distance_km double precision, duration_sec integer)`.execute(database.db);
         }
+        // As the runs projection keeps them: worked out for the users whose runs changed (here, all of them), in
+        // two steps, so a user's records are replaced, not only added to.
+        await refreshRunRecords(database.db, TABLES, ['u1', 'u2']);
+        await refreshRunRecords(database.db, TABLES, USERS);
         // Everything the viewer may see, by the visibility rule of visibleRuns (group-stats-queries.ts).
         const visible: ChallengeRun[] = rows
           .filter((r) => r.user_id !== 'outsider' && r.verdict !== 'rejected')
