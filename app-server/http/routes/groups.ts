@@ -1,18 +1,20 @@
 import { type Context, Hono } from 'hono';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { LogPosition } from '../../../domain/shared/event-store.ts';
-import { userTimeZone } from '../../auth/user-time-zone.ts';
 import { createGroupBodySchema, joinGroupBodySchema } from '../../../domain/validation/group.ts';
 import { findGroupOfMember, groupMembers, listGroupsOf } from '../../../projections/groups/group-queries.ts';
-import { requireUser } from '../middleware/require-user.ts';
+import { userTimeZone } from '../../auth/user-time-zone.ts';
 import { createGroup, joinGroup, leaveGroup, rotateInviteCode } from '../../commands/groups/group-commands.ts';
+import { withGenericPlans } from '../../db/generic-plans.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
+import { requireUser } from '../middleware/require-user.ts';
 import { awaitReadModels } from '../read-your-writes.ts';
-import { groupChallenges, groupRecap, viewerWeek } from './groups-stats.ts';
-import { groupJson, leaderboardJson } from './groups-json.ts';
 import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
+import { groupJson, leaderboardJson } from './groups-json.ts';
+import { groupChallenges, groupRecap, viewerWeek } from './groups-stats.ts';
 
 /** The one answer for a group that does not exist and one the caller is not in: outsiders learn nothing. */
 export const GROUP_NOT_FOUND = 'Group not found';
@@ -36,8 +38,8 @@ export const recapQuerySchema = z.object({
 export function groupsRoutes(deps: AppDeps) {
   const guard = requireUser(deps.auth);
   const db = deps.database.db;
-  const memberOr404 = async (groupId: string, userId: string) => {
-    const group = await findGroupOfMember(db, groupId, userId);
+  const memberOr404 = async (groupId: string, userId: string, reader: Kysely<object> = db) => {
+    const group = await findGroupOfMember(reader, groupId, userId);
     if (!group) throw new HttpError(404, GROUP_NOT_FOUND);
     return group;
   };
@@ -93,27 +95,35 @@ export function groupsRoutes(deps: AppDeps) {
     })
     .get('/groups/:id/leaderboard', guard, async (c) => {
       const groupId = pathId(c);
-      await memberOr404(groupId, c.var.userId);
-      const members = await groupMembers(db, groupId);
-      return c.json({ success: true as const, data: leaderboardJson(members, c.var.userId) });
+      const userId = c.var.userId;
+      const members = await withGenericPlans(db, async (tx) => {
+        await memberOr404(groupId, userId, tx);
+        return groupMembers(tx, groupId);
+      });
+      return c.json({ success: true as const, data: leaderboardJson(members, userId) });
     })
     .get('/groups/:id/challenges', guard, async (c) => {
       const groupId = pathId(c);
-      await memberOr404(groupId, c.var.userId);
-      const week = viewerWeek(deps.clock.now(), await userTimeZone(db, c.var.userId));
-      const figures = await groupChallenges(db, groupId, c.var.userId, await groupMembers(db, groupId), week);
-      return c.json({ success: true as const, data: { week_start: week.weekStart, ...figures } });
+      const userId = c.var.userId;
+      const data = await withGenericPlans(db, async (tx) => {
+        await memberOr404(groupId, userId, tx);
+        const week = viewerWeek(deps.clock.now(), await userTimeZone(tx, userId));
+        const figures = await groupChallenges(tx, groupId, userId, await groupMembers(tx, groupId), week);
+        return { week_start: week.weekStart, ...figures };
+      });
+      return c.json({ success: true as const, data });
     })
     .get('/groups/:id/recap', guard, async (c) => {
       const groupId = pathId(c);
+      const userId = c.var.userId;
       const query = parseRequest(recapQuerySchema, c.req.query());
-      await memberOr404(groupId, c.var.userId);
-      const timeZone = await userTimeZone(db, c.var.userId);
-      const weekStart = query.week_start ?? viewerWeek(deps.clock.now(), timeZone).weekStart;
-      const members = await groupMembers(db, groupId);
-      return c.json({
-        success: true as const,
-        data: await groupRecap(db, groupId, c.var.userId, members, weekStart, timeZone),
+      const data = await withGenericPlans(db, async (tx) => {
+        await memberOr404(groupId, userId, tx);
+        const timeZone = await userTimeZone(tx, userId);
+        const weekStart = query.week_start ?? viewerWeek(deps.clock.now(), timeZone).weekStart;
+        const members = await groupMembers(tx, groupId);
+        return groupRecap(tx, groupId, userId, members, weekStart, timeZone);
       });
+      return c.json({ success: true as const, data });
     });
 }
