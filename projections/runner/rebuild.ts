@@ -135,11 +135,16 @@ async function beginRebuild(db: Kysely<object>, projector: Projector, options: R
 /** Notes a batch the copy applied: its count, and the known poisoned events among it. */
 function noteApplied(job: RebuildJob, events: readonly RecordedEvent[], options: RebuildOptions): void {
   job.applied += events.length;
+  noteKnownApplied(job, events);
+  options.onProgress?.(job.applied);
+}
+
+/** Poisoned or skipped events recorded before that the copy has now applied: no longer missing once it is swapped in. */
+function noteKnownApplied(job: RebuildJob, events: readonly RecordedEvent[]): void {
   for (const event of events) {
     const id = job.known.get(event.metadata.eventId);
     if (id !== undefined) job.nowApplied.add(id);
   }
-  options.onProgress?.(job.applied);
 }
 
 /** Vacuums and analyzes the copy's tables when it has applied twice as many events as at the last time. */
@@ -219,12 +224,7 @@ async function finishRebuild(
     if (!copy) throw new Error(`Rebuild of ${projector.name} lost its scratch checkpoint`);
     const caughtUp = await catchUpInTransaction(tx, store, projector, tables, copy, {
       ...options,
-      onApplied: (events) => {
-        for (const event of events) {
-          const id = job.known.get(event.metadata.eventId);
-          if (id !== undefined) nowApplied.add(id);
-        }
-      },
+      onApplied: (events) => noteKnownApplied(job, events),
       onPoisoned: async (event, error) => {
         const now = options.now();
         passed.push({

@@ -33,16 +33,16 @@ export async function refreshRunRecords(
 ): Promise<void> {
   const runs = sql.table(tables.runs);
   const records = sql.table(tables.run_records);
-  const whose = userIds === 'all' ? sql`true` : sql`r.user_id = ANY(${[...userIds]}::text[])`;
-  if (userIds === 'all') await sql`DELETE FROM ${records}`.execute(db);
-  else await sql`DELETE FROM ${records} WHERE user_id = ANY(${[...userIds]}::text[])`.execute(db);
+  const ofUsers = (column: string) =>
+    userIds === 'all' ? sql`true` : sql`${sql.ref(column)} = ANY(${[...userIds]}::text[])`;
+  await sql`DELETE FROM ${records} WHERE ${ofUsers('user_id')}`.execute(db);
   await sql`
     INSERT INTO ${records} (user_id, km, synced_included, run_id)
     SELECT DISTINCT ON (r.user_id, d.km, s.synced_included) r.user_id, d.km, s.synced_included, r.id
     FROM ${runs} r
     CROSS JOIN (VALUES ${sql.join(RECORD_DISTANCES_KM.map((km) => sql`(${km}::integer)`))}) AS d(km)
     CROSS JOIN (VALUES (true), (false)) AS s(synced_included)
-    WHERE ${whose} AND r.verdict <> 'rejected' AND r.duration_sec > 0
+    WHERE ${ofUsers('r.user_id')} AND r.verdict <> 'rejected' AND r.duration_sec > 0
       AND r.distance_km * 100 >= (d.km * 100 - 0.5)::double precision
       AND (s.synced_included OR r.source = 'gps')
     ORDER BY r.user_id, d.km, s.synced_included, r.duration_sec / r.distance_km, r.id`.execute(db);
