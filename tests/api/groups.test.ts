@@ -151,6 +151,29 @@ describe.each(databaseTargets())('groups API on %s', (target) => {
     ]);
   });
 
+  it('answers a parallel burst of group reads (members, an outsider, a bad id) each with its own answer', async () => {
+    // Each of these reads holds one pooled connection for its transaction (app-server/db/generic-plans.ts): 60 at once
+    // on a pool of 5 must queue, not starve or cross answers.
+    const suffixes = ['/leaderboard', '/challenges', '/recap'];
+    const burst = Array.from({ length: 60 }, (_, i) => {
+      const suffix = suffixes[i % 3]!;
+      if (i % 4 === 0) return { who: 'outsider', call: as(eve)('GET', `/groups/${groupId}${suffix}`) };
+      if (i % 4 === 1) return { who: 'bad id', call: as(alice)('GET', `/groups/x'%3B--${suffix}`) };
+      return { who: 'member', call: as(i % 2 === 0 ? alice : bob)('GET', `/groups/${groupId}${suffix}`) };
+    });
+    const answers = await Promise.all(burst.map(async ({ who, call }) => ({ who, res: await call })));
+    for (const { who, res } of answers) {
+      if (who === 'outsider') expect([res.status, res.body.error]).toEqual([404, 'Group not found']);
+      else if (who === 'bad id') expect(res.status).toBe(400);
+      else {
+        expect(res.status).toBe(200);
+        expect(res.body.success).toBe(true);
+      }
+    }
+    const board = answers.find((a) => a.who === 'member' && Array.isArray(a.res.body.data))!;
+    expect(board.res.body.data.map((m: { user_id: string }) => m.user_id).sort()).toEqual([alice.id, bob.id].sort());
+  });
+
   it('refuses a recap week that is not a Monday', async () => {
     for (const week of ['2026-11-17', 'monday', '2026-02-30']) {
       const res = await as(alice)('GET', `/groups/${groupId}/recap?week_start=${week}`);
