@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { withSchemaLock } from './db/schema-lock.ts';
 import { type AppType, createApp } from './http/app.ts';
 import { createLogger } from './logger.ts';
 import { ProcessManagerHost } from './process/process-manager-host.ts';
@@ -93,6 +94,8 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     store,
     projectors: allProjectors,
     now: () => clock.now(),
+    // Read-model tables are created (and changed ones rebuilt) one process at a time, as migrations are.
+    exclusive: (work) => withSchemaLock(database, work),
     logger: {
       info: (f, m) => logger.info(f, m),
       warn: (f, m) => logger.warn(f, m),

@@ -30,6 +30,12 @@ export interface ProjectionRunnerOptions {
   readonly idleMs?: number;
   /** Retries and delays before an event a projector refuses is recorded as poisoned and passed. */
   readonly faultPolicy?: FaultPolicy;
+  /**
+   * Runs prepare() (read-model tables created, changed ones rebuilt) while no other process does schema work: several
+   * processes started at once would otherwise create the same tables together, which PostgreSQL refuses. The server
+   * passes its schema lock (app-server/db/schema-lock.ts); without one prepare() runs as it is.
+   */
+  readonly exclusive?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 export interface ProjectionStatus {
@@ -67,6 +73,7 @@ export class ProjectionRunner {
   readonly #logger: RunnerLogger;
   readonly #idleMs: number;
   readonly #faultPolicy: FaultPolicy;
+  readonly #exclusive: <T>(work: () => Promise<T>) => Promise<T>;
   readonly #applied = new Broadcast();
   #running = false;
   #loops: Promise<void>[] = [];
@@ -84,6 +91,7 @@ export class ProjectionRunner {
     this.#logger = options.logger ?? silent;
     this.#idleMs = options.idleMs ?? 10_000;
     this.#faultPolicy = options.faultPolicy ?? DEFAULT_FAULT_POLICY;
+    this.#exclusive = options.exclusive ?? ((work) => work());
     this.#watch = new CheckpointWatch(() => readAllCheckpoints(this.#db), this.#applied);
   }
 
@@ -94,6 +102,11 @@ export class ProjectionRunner {
 
   /** Creates missing read models, rebuilds those whose version changed. Idempotent; needed before anything else. */
   async prepare(): Promise<void> {
+    // A process that waited for another's finds the tables there and the versions current: nothing left to do.
+    await this.#exclusive(() => this.#prepare());
+  }
+
+  async #prepare(): Promise<void> {
     const changed: string[] = [];
     for (const projector of this.#projectors.values()) {
       const checkpoint = await readCheckpoint(this.#db, projector.name);
