@@ -83,8 +83,11 @@ export const configSchema = z.object({
   AUTH_ENCRYPTION_KEY: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
   AUTH_TRUST_PROXY: booleanFlag.default(false),
-  /** Extra allowed redirect targets after e-mail links (comma-separated URL prefixes); APP_URL is always allowed. */
-  AUTH_REDIRECT_ALLOW_LIST: z.string().default('stridestake://'),
+  /**
+   * Extra allowed redirect targets after e-mail links (comma-separated URLs, compared by parsed parts, never as
+   * prefixes: app-server/auth/redirect-target.ts); APP_URL is always allowed. Default: the native shell's callback.
+   */
+  AUTH_REDIRECT_ALLOW_LIST: z.string().default('stridestake://auth/callback'),
   /** Issuer name shown in authenticator apps for TOTP factors. */
   AUTH_TOTP_ISSUER: z.string().min(1).default('StrideStake'),
   /** Stripe secret key (sk_… or restricted rk_…); when set, payments go to Stripe. */

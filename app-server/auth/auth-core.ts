@@ -15,7 +15,8 @@ import { tokenMail } from './mail-templates.ts';
 import type { OneTimeTokens, TokenKind } from './one-time-tokens.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import { AUTH_LIMITS, hitAll, type RateLimiter } from './rate-limiter.ts';
-import { clientIp, safeRedirect } from './request.ts';
+import { redirectPolicy, safeRedirect } from './redirect-target.ts';
+import { clientIp } from './request.ts';
 import type { SecretBox } from './secrets.ts';
 import type { Session, SessionStore } from './session-store.ts';
 import type { SignInSources } from './sign-in-sources.ts';
@@ -166,11 +167,13 @@ export async function authenticate(core: AuthCore, c: Context): Promise<Caller> 
   return { claims, session, user };
 }
 
-/** The redirect an e-mailed link will land on: `redirect_to` (query or body) if allowed, else APP_URL. */
-export function redirectOf(core: AuthCore, c: Context, bodyValue?: unknown): string {
-  const requested = c.req.query('redirect_to') ?? (typeof bodyValue === 'string' ? bodyValue : null);
-  const allow = core.config.AUTH_REDIRECT_ALLOW_LIST.split(',').map((s) => s.trim());
-  return safeRedirect(requested, core.config.APP_URL, [...allow, core.config.PUBLIC_URL]);
+/**
+ * The redirect an e-mailed link will land on: `requested` (by default the `redirect_to` query parameter, as the client
+ * sends it) if redirect-target.ts allows it, else APP_URL. Every redirect or link target the auth service takes from
+ * outside goes through here.
+ */
+export function redirectOf(core: AuthCore, c: Context, requested: unknown = c.req.query('redirect_to')): string {
+  return safeRedirect(requested, redirectPolicy(core.config));
 }
 
 /**

@@ -70,24 +70,3 @@ export function clientIp(c: Context, trustProxy: boolean): string {
     return 'unknown';
   }
 }
-
-/**
- * Where an e-mailed link may send the browser: APP_URL, PUBLIC_URL and the configured prefixes only, so our links
- * never become an open redirect. Anything else falls back to APP_URL (as GoTrue falls back to its site URL).
- */
-export function safeRedirect(
-  requested: string | null | undefined,
-  appUrl: string,
-  allowList: readonly string[],
-): string {
-  if (!requested) return appUrl;
-  try {
-    const target = new URL(requested);
-    const app = new URL(appUrl);
-    if (target.origin === app.origin) return target.toString();
-    if (allowList.some((prefix) => prefix && requested.startsWith(prefix))) return requested;
-  } catch {
-    return appUrl;
-  }
-  return appUrl;
-}

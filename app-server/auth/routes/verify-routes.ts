@@ -70,13 +70,14 @@ function withParams(base: string, params: Record<string, string>, where: 'query'
 export function verifyRoutes(core: AuthCore) {
   return new Hono<AuthEnv>()
     .get('/verify', async (c) => {
-      const redirect = redirectOf(core, c);
+      // The link's redirect_to, checked again (a link mailed before a policy change is held to today's policy).
+      const requested = redirectOf(core, c);
       const token = c.req.query('token');
       const type = c.req.query('type');
       const fail = (description: string) =>
         c.redirect(
           withParams(
-            redirect,
+            requested,
             { error: 'access_denied', error_code: 'otp_expired', error_description: description },
             'fragment',
           ),
@@ -85,6 +86,9 @@ export function verifyRoutes(core: AuthCore) {
       if (!token || !type || !KINDS[type]) return fail('Email link is invalid or has expired');
       const row = await core.otps.consumeLink(token, KINDS[type]);
       if (!row) return fail('Email link is invalid or has expired');
+      // Where the session goes is what was checked and stored when the mail was sent (and is checked again here),
+      // not what the link's query says now: a link edited after it was mailed cannot send the session elsewhere.
+      const redirect = redirectOf(core, c, row.redirect_to ?? requested);
       let user: AuthUser;
       try {
         user = await applyToken(core, row);
