@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DistanceUnit } from '../../../domain/shared/units.ts';
 import { api } from './api.ts';
 import type { DataEnvelope, Preferences } from './api-types.ts';
-import { STORAGE_KEYS, storage } from './storage.ts';
+import { currentUserStorage } from './storage.ts';
 
 /** GET /me/preferences: the unit, default charity and remember flag (§3 User preferences). */
 export const preferencesQueryOptions = () =>
@@ -11,7 +11,7 @@ export const preferencesQueryOptions = () =>
     queryFn: async () => {
       const { data } = await api<DataEnvelope<Preferences>>('/me/preferences');
       // Remembered locally (§9) so the next start shows the right unit before the answer arrives.
-      storage.setItem(STORAGE_KEYS.distanceUnit, data.distance_unit);
+      currentUserStorage().setItem('distanceUnit', data.distance_unit);
       return data;
     },
   });
@@ -20,5 +20,5 @@ export const preferencesQueryOptions = () =>
 export function useDistanceUnit(): DistanceUnit {
   const { data } = useQuery(preferencesQueryOptions());
   // distanceUnitSchema's rule (km or mi, anything else km), without loading zod on every screen.
-  return (data?.distance_unit ?? storage.getItem(STORAGE_KEYS.distanceUnit)) === 'mi' ? 'mi' : 'km';
+  return (data?.distance_unit ?? currentUserStorage().getItem('distanceUnit')) === 'mi' ? 'mi' : 'km';
 }

@@ -11,13 +11,16 @@ describe('onboarding tour flags', () => {
       setItem: (k, v) => void map.set(k, v),
       removeItem: (k) => void map.delete(k),
     });
+    map.set(STORAGE_KEYS.session, JSON.stringify({ user: { id: 'user-a' } }));
   });
 
-  it('is unseen until marked, then remembered under its storage key', () => {
+  it('is unseen until marked, then remembered for the signed-in user only', () => {
     expect(hasSeenTour()).toBe(false);
     markTourSeen();
     expect(hasSeenTour()).toBe(true);
-    expect(map.get(STORAGE_KEYS.tourSeen)).toBe('true');
+    expect(map.get('stridestake.user.user-a.tour-seen')).toBe('true');
+    map.set(STORAGE_KEYS.session, JSON.stringify({ user: { id: 'user-b' } }));
+    expect(hasSeenTour()).toBe(false);
   });
 
   it('has the four slides of the spec and stays inside the deck', () => {

@@ -1,4 +1,4 @@
-import { STORAGE_KEYS, storage } from '../../lib/storage.ts';
+import { currentUserStorage } from '../../lib/storage.ts';
 
 /** §9: the tour appears about 1 s after the first dashboard load. */
 export const TOUR_DELAY_MS = 1_000;
@@ -23,11 +23,11 @@ export const TOUR_SLIDES = [
   },
 ] as const;
 
-/** Whether the tour was already seen on this device (§4: a local flag). */
-export const hasSeenTour = (): boolean => storage.getItem(STORAGE_KEYS.tourSeen) === 'true';
+/** Whether the signed-in user already saw the tour on this device (§4: a local flag, the user's own). */
+export const hasSeenTour = (): boolean => currentUserStorage().getItem('tourSeen') === 'true';
 
 /** Remembers that the tour was seen, closed or finished. */
-export const markTourSeen = (): void => storage.setItem(STORAGE_KEYS.tourSeen, 'true');
+export const markTourSeen = (): void => currentUserStorage().setItem('tourSeen', 'true');
 
 /** The slide after a Back or Next press, kept inside the deck. */
 export function moveSlide(index: number, direction: 'back' | 'next'): number {

@@ -1,5 +1,5 @@
 import { browserGeolocation, type Geolocation, installGeolocation } from '../geolocation.ts';
-import { installStorage, type KeyValueStorage } from '../storage.ts';
+import { adoptLegacyUserData, installStorage, type KeyValueStorage } from '../storage.ts';
 import type { PushMessaging } from './push.ts';
 import { webPushMessaging } from './web-push.ts';
 
@@ -80,5 +80,7 @@ export async function installPlatform(target: Platform = platform()): Promise<vo
     // Better a session that has to sign in again than an app that never starts.
     console.error('Could not open the device storage; using the WebView storage', error);
   }
+  // What an earlier build kept for the whole device goes to the signed-in user, or away (lib/storage.ts).
+  adoptLegacyUserData();
   installGeolocation(target.geolocation);
 }

@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Badge } from '../../../lib/api-types.ts';
-import { STORAGE_KEYS } from '../../../lib/storage.ts';
 import { celebrateBadge } from '../api/celebrate-badge.ts';
 import { getUncelebratedBadges } from '../api/get-uncelebrated-badges.ts';
 import { celebrated, rememberCelebrated } from '../celebration-memory.ts';
@@ -35,7 +34,7 @@ export function Celebrations({
 }) {
   const [queue, setQueue] = useState<readonly Pending[]>([]);
   const client = useQueryClient();
-  const goalId = goal && goalNeedsCelebration(goal, celebrated(STORAGE_KEYS.celebratedGoals)) ? goal.id : null;
+  const goalId = goal && goalNeedsCelebration(goal, celebrated('celebratedGoals')) ? goal.id : null;
   const stakeCents = goal?.stake_amount_cents ?? 0;
 
   useEffect(() => {
@@ -53,7 +52,7 @@ export function Celebrations({
     const id = setTimeout(async () => {
       // A failed look-up only means no pop-up this time (§8: load failures are only logged).
       const badges = await getUncelebratedBadges().catch(() => []);
-      const badge = pickBadgeToCelebrate(badges, Date.now(), celebrated(STORAGE_KEYS.celebratedBadges));
+      const badge = pickBadgeToCelebrate(badges, Date.now(), celebrated('celebratedBadges'));
       if (live && badge) setQueue((q) => [...q, { kind: 'badge', badge }]);
     }, BADGE_CELEBRATION_DELAY_MS);
     return () => {
@@ -65,9 +64,9 @@ export function Celebrations({
   const current = queue[0];
   if (!current) return null;
   const close = () => {
-    if (current.kind === 'goal') rememberCelebrated(STORAGE_KEYS.celebratedGoals, current.id);
+    if (current.kind === 'goal') rememberCelebrated('celebratedGoals', current.id);
     else {
-      rememberCelebrated(STORAGE_KEYS.celebratedBadges, current.badge.id);
+      rememberCelebrated('celebratedBadges', current.badge.id);
       celebrateBadge(current.badge.id)
         .then(() => client.invalidateQueries({ queryKey: ['badges'] }))
         .catch((error: unknown) => console.warn('celebrate badge failed', error));

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { gpsDistanceKm } from '../../../../../domain/run/geo.ts';
 import { formatDuration } from '../../../lib/format.ts';
-import { STORAGE_KEYS, readJson } from '../../../lib/storage.ts';
+import { currentUserStorage } from '../../../lib/storage.ts';
 import type { TrackingState } from './use-gps-tracker.ts';
 
 const IDLE: TrackingState = { isTracking: false, startTime: null, positions: [] };
@@ -13,14 +13,14 @@ const IDLE: TrackingState = { isTracking: false, startTime: null, positions: [] 
  * Tapping opens /run unless the user is already there.
  */
 export function TrackingBanner() {
-  const [state, setState] = useState<TrackingState>(() => readJson(STORAGE_KEYS.gpsTracking, IDLE));
+  const [state, setState] = useState<TrackingState>(() => currentUserStorage().readJson('gpsTracking', IDLE));
   const [now, setNow] = useState(() => Date.now());
   const location = useLocation();
   const navigate = useNavigate();
 
   useEffect(() => {
     const id = setInterval(() => {
-      setState(readJson(STORAGE_KEYS.gpsTracking, IDLE));
+      setState(currentUserStorage().readJson('gpsTracking', IDLE));
       setNow(Date.now());
     }, 1_000);
     return () => clearInterval(id);

@@ -5,7 +5,7 @@ import { trackingErrors } from '../../../../../domain/run/tracking.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import type { GpsPositionJson } from '../../../lib/api-types.ts';
 import { type GeoFailure, geolocation } from '../../../lib/geolocation.ts';
-import { STORAGE_KEYS, readJson, storage, writeJson } from '../../../lib/storage.ts';
+import { currentUserStorage } from '../../../lib/storage.ts';
 import { pendingRunId } from '../offline/pending-run.ts';
 import { runQueueStore } from '../offline/run-queue.ts';
 import { finishTracking } from '../api/finish-tracking.ts';
@@ -50,7 +50,7 @@ const FAILURE_MESSAGES: Record<GeoFailure, string> = {
  * track that reached the server while it was run. Offline at the start, the run is tracked here and uploaded whole.
  */
 export function useGpsTracker() {
-  const [state, setState] = useState<TrackingState>(() => readJson(STORAGE_KEYS.gpsTracking, IDLE));
+  const [state, setState] = useState<TrackingState>(() => currentUserStorage().readJson('gpsTracking', IDLE));
   const initial = useRef(state);
   const [now, setNow] = useState(() => Date.now());
   // A GPS failure reported while watching is the device's, and goes as soon as fixes arrive again; any other
@@ -63,8 +63,9 @@ export function useGpsTracker() {
   const stopWatch = useRef<(() => void) | null>(null);
 
   const persist = useCallback((next: TrackingState) => {
-    if (next.isTracking) writeJson(STORAGE_KEYS.gpsTracking, next);
-    else storage.removeItem(STORAGE_KEYS.gpsTracking);
+    // The runner's own: their fixes are removed at sign-out with the rest of their data (lib/storage.ts).
+    if (next.isTracking) currentUserStorage().writeJson('gpsTracking', next);
+    else currentUserStorage().removeItem('gpsTracking');
     setState(next);
   }, []);
 
@@ -72,7 +73,7 @@ export function useGpsTracker() {
     setState((s) => {
       if (!s.isTracking) return s;
       const next = change(s);
-      writeJson(STORAGE_KEYS.gpsTracking, next);
+      currentUserStorage().writeJson('gpsTracking', next);
       return next;
     });
   }, []);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Run } from '../../../lib/api-types.ts';
-import { installStorage } from '../../../lib/storage.ts';
+import { installStorage, STORAGE_KEYS } from '../../../lib/storage.ts';
 import { sourceLabel, trackOfRun } from './run-track.ts';
 import { rememberTrack } from './track-store.ts';
 
@@ -28,6 +28,8 @@ describe('trackOfRun', () => {
       setItem: (k, v) => void map.set(k, v),
       removeItem: (k) => void map.delete(k),
     });
+    // The tracks kept on the device are the signed-in runner's (lib/storage.ts).
+    map.set(STORAGE_KEYS.session, JSON.stringify({ user: { id: 'user-a' } }));
   });
 
   it('draws the track the API sent with the run, else the one this device kept, else none', () => {

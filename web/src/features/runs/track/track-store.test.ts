@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { installStorage } from '../../../lib/storage.ts';
+import { installStorage, STORAGE_KEYS } from '../../../lib/storage.ts';
 import { forgetTrack, MAX_POINTS, MAX_RUNS, rememberTrack, storedTrack } from './track-store.ts';
 
 const track = (n: number) =>
@@ -17,6 +17,7 @@ describe('track store', () => {
       setItem: (k, v) => void map.set(k, v),
       removeItem: (k) => void map.delete(k),
     });
+    map.set(STORAGE_KEYS.session, JSON.stringify({ user: { id: 'user-a' } }));
   });
 
   it('gives back the track of a run saved on this device, to the second and the metre', () => {

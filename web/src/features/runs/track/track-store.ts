@@ -1,13 +1,13 @@
 import type { GpsPosition } from '../../../../../domain/run/geo.ts';
-import { storage } from '../../../lib/storage.ts';
+import { currentUserStorage } from '../../../lib/storage.ts';
 import { thinTrack } from './route-projection.ts';
 
 /**
  * The tracks of runs recorded on this device, kept by run id so the history and the run detail can draw them: the
  * API's run list does not carry tracks. Bounded: the newest MAX_RUNS runs, MAX_POINTS fixes each (plenty for a map,
- * splits and a pace chart), stored compactly as [latitude, longitude, seconds since the first fix].
+ * splits and a pace chart), stored compactly as [latitude, longitude, seconds since the first fix]. They are the
+ * signed-in runner's (where they run, so where they live): kept in their storage, removed when they sign out.
  */
-const KEY = 'stridestake.run-tracks';
 export const MAX_RUNS = 20;
 export const MAX_POINTS = 600;
 
@@ -21,7 +21,7 @@ type Store = Record<string, StoredTrack>;
 
 function read(): Store {
   try {
-    const value = JSON.parse(storage.getItem(KEY) ?? '{}') as unknown;
+    const value = JSON.parse(currentUserStorage().getItem('runTracks') ?? '{}') as unknown;
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Store) : {};
   } catch {
     return {};
@@ -45,7 +45,7 @@ export function rememberTrack(runId: string, positions: readonly GpsPosition[], 
     .sort(([, a], [, b]) => b.savedAt - a.savedAt)
     .slice(0, MAX_RUNS);
   try {
-    storage.setItem(KEY, JSON.stringify(Object.fromEntries(newest)));
+    currentUserStorage().setItem('runTracks', JSON.stringify(Object.fromEntries(newest)));
   } catch {
     // A full storage only means this track is not drawn later; the run itself is saved on the server.
   }
@@ -67,5 +67,5 @@ export function forgetTrack(runId: string): void {
   const store = read();
   if (!(runId in store)) return;
   delete store[runId];
-  storage.setItem(KEY, JSON.stringify(store));
+  currentUserStorage().setItem('runTracks', JSON.stringify(store));
 }
