@@ -1,4 +1,4 @@
-import { accessToken } from './auth-client.ts';
+import { type Access, currentAccess, renewAfterUnauthorized } from './auth-client.ts';
 import { API_URL } from './config.ts';
 import { ApiError, NON_JSON_RESPONSE, REQUEST_FAILED } from './api-error.ts';
 import { isDemoMode } from './demo-mode.ts';
@@ -13,7 +13,17 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** A POST's Idempotency-Key; a fresh one per call when absent (the offline queue passes the one it stored). */
   readonly idempotencyKey?: string;
+  /**
+   * Sent only with this user's session: another user's (or none) answers 401 without a request. The offline queue
+   * sends each kept run as the user who ran it, never under an account that signed in since.
+   */
+  readonly asUser?: string;
 }
+
+/** The 401 of a request made for a user who is not the one signed in (RequestOptions.asUser). */
+export const NOT_SIGNED_IN_AS = 'Signed in as another user';
+/** The 401 of a request whose session the server no longer has: it was ended on this device too (auth-client.ts). */
+export const SESSION_ENDED = 'Your session has ended';
 
 /**
  * Calls the product API (§7): JSON, with the bearer token when signed in. A non-ok answer throws its `error` text
@@ -25,31 +35,26 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const method = options.method ?? 'GET';
   // The sample data is loaded only by those who open the demo (most visitors never do).
   if (isDemoMode()) return (await import('./demo/demo-api.ts')).demoRequest<T>(method, path, options.body);
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const token = await accessToken();
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let access = await currentAccess();
+  if (options.asUser !== undefined && access?.userId !== options.asUser) throw new ApiError(NOT_SIGNED_IN_AS, 401);
   // A POST is one user action: one key for it, sent again on each retry, so a retry never creates a second thing.
-  if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? newIdempotencyKey();
-  const send = () =>
-    fetch(`${API_URL}${path}`, {
-      method,
-      headers,
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+  const key = method === 'POST' ? (options.idempotencyKey ?? newIdempotencyKey()) : null;
   // The page may have sent this very read already, before the app had loaded (lib/first-requests.ts); if that one
   // failed on the way, it is sent again.
-  const sentByPage = method === 'GET' && token && !options.signal ? takeFirstResponse(path, token) : undefined;
-  let response: Response;
-  try {
-    response =
-      method === 'POST'
-        ? await sendWithRetries(send, options.signal ? { signal: options.signal } : {})
-        : await (sentByPage ? sentByPage.catch(send) : send());
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(REQUEST_FAILED, 0);
+  const sentByPage =
+    method === 'GET' && access && !options.signal ? takeFirstResponse(path, access.token) : undefined;
+  let response = await exchange(path, method, options, access, key, sentByPage);
+  // 401 with a token: it expired, or the session is gone (signed out on another device). The auth client tells
+  // which: a renewed token is sent again, once; a session gone is ended here (storage, cache, the sign-in page).
+  if (response.status === 401 && access) {
+    const renewal = await renewAfterUnauthorized(access.token);
+    if (renewal.kind === 'ended') throw new ApiError(SESSION_ENDED, 401, 'session_ended');
+    if (renewal.kind === 'renewed') {
+      if (options.asUser !== undefined && renewal.access.userId !== options.asUser)
+        throw new ApiError(NOT_SIGNED_IN_AS, 401);
+      access = renewal.access;
+      response = await exchange(path, method, options, access, key, undefined);
+    }
   }
   const text = await response.text();
   let parsed: unknown;
@@ -66,4 +71,34 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   }
   if (!isJson) throw new ApiError(NON_JSON_RESPONSE, response.status);
   return parsed as T;
+}
+
+/** One request (a POST with its retries), answered with the response; a network failure throws 'Request failed'. */
+async function exchange(
+  path: string,
+  method: HttpMethod,
+  options: RequestOptions,
+  access: Access | null,
+  key: string | null,
+  sentByPage: Promise<Response> | undefined,
+): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (access) headers.authorization = `Bearer ${access.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (key !== null) headers['idempotency-key'] = key;
+  const send = () =>
+    fetch(`${API_URL}${path}`, {
+      method,
+      headers,
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  try {
+    return method === 'POST'
+      ? await sendWithRetries(send, options.signal ? { signal: options.signal } : {})
+      : await (sentByPage ? sentByPage.catch(send) : send());
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(REQUEST_FAILED, 0);
+  }
 }

@@ -1,12 +1,13 @@
 import type { Session } from '@supabase/auth-js';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
-import { loadAuthClient, readySession } from './auth-client.ts';
+import { loadAuthClient, readySession, signOutEverywhere } from './auth-client.ts';
 import { setDemoMode } from './demo-mode.ts';
 import { api } from './api.ts';
 import { platform } from './platform/index.ts';
 import { releasePushToken } from './platform/push-registration.ts';
 import { storage } from './storage.ts';
 import { queryClient } from './query-client.ts';
+import { setSignedOutNotice } from './session-end.ts';
 
 export interface AuthState {
   readonly session: Session | null;
@@ -71,6 +72,7 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
       async signIn(email, password) {
         const { error } = await (await loadAuthClient()).signInWithPassword({ email, password });
         if (error) throw error;
+        setSignedOutNotice(null);
         setDemoMode(false);
       },
       async signUp({ displayName, email, password }) {
@@ -88,6 +90,7 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
       async confirmSignUp(email, code) {
         const { error } = await (await loadAuthClient()).verifyOtp({ email, token: code, type: 'signup' });
         if (error) throw error;
+        setSignedOutNotice(null);
         setDemoMode(false);
       },
       async signOut() {
@@ -96,8 +99,9 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
         await releasePushToken(storage, (token) =>
           api('/notifications/unregister', { method: 'DELETE', body: { token } }).then(() => undefined),
         );
-        const { error } = await (await loadAuthClient()).signOut();
-        if (error) throw error;
+        // Everywhere (GoTrue's global scope): a phone left signed in is signed out too, and says so when next used.
+        // This device forgets the user: cache, and their data in storage (auth-client.ts, lib/storage.ts).
+        await signOutEverywhere();
       },
     }),
     [session, loading],

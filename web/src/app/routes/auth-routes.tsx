@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, Navigate } from 'react-router';
 import { Spinner } from '../../components/spinner.tsx';
 import { LoginForm } from '../../features/auth/components/login-form.tsx';
+import { SignedOutNotice } from '../../features/auth/components/signed-out-notice.tsx';
 import { SignupForm } from '../../features/auth/components/signup-form.tsx';
 import { LandingPage } from '../../features/landing/components/landing-page.tsx';
 import { useAuth } from '../../lib/auth.tsx';
@@ -28,6 +29,7 @@ function AuthCard({
       <section className="card auth-card">
         <h1>{title}</h1>
         <p className="muted">{subtitle}</p>
+        <SignedOutNotice />
         {children}
       </section>
     </main>
@@ -52,10 +54,20 @@ export function SignupRoute() {
   );
 }
 
-/** `/` (§2): the landing page on the web; in the native app, /app when signed in, else /login. */
+/**
+ * `/` (§2): the landing page on the web, under the sentence saying why the runner was signed out if it was not
+ * their doing; in the native app, /app when signed in, else /login (which shows that sentence).
+ */
 export function LandingRoute() {
   useDocumentTitle('Weekly running goals with money on the line');
-  return platform().shell.hasLanding ? <LandingPage /> : <ShellHome />;
+  return platform().shell.hasLanding ? (
+    <>
+      <SignedOutNotice />
+      <LandingPage />
+    </>
+  ) : (
+    <ShellHome />
+  );
 }
 
 function ShellHome() {

@@ -14,6 +14,7 @@ import { GreetingCard } from '../../features/user/components/greeting-card.tsx';
 import { StreakCards } from '../../features/user/components/streak-cards.tsx';
 import { AfterFirstPaint } from '../../components/after-first-paint.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { LoadError } from '../../components/load-error.tsx';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
 
@@ -31,8 +32,13 @@ export function DashboardRoute() {
       <GreetingCard />
       <SurgeBanner />
       <StreakCards />
+      {/* No goal is said only when the server said so: a failed or unfinished read is never shown as "no goal". */}
       {current.isPending ? (
         <section className="card skeleton" aria-busy="true" />
+      ) : current.isError ? (
+        <section className="card">
+          <LoadError what="your goal" onRetry={() => void current.refetch()} />
+        </section>
       ) : current.data ? (
         <GoalProgressCard goal={current.data} />
       ) : (

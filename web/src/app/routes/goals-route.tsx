@@ -12,6 +12,7 @@ import { Modal } from '../../components/modal.tsx';
 import type { Goal } from '../../lib/api-types.ts';
 import { formatDollars } from '../../../../domain/shared/money.ts';
 import { Icon } from '../../components/icon.tsx';
+import { LoadError } from '../../components/load-error.tsx';
 
 /**
  * What canceling costs, as the server does it (README "Money"): an upcoming goal holds nothing yet, so canceling it
@@ -54,7 +55,13 @@ export function GoalsRoute() {
       {current.data ? (
         <GoalProgressCard goal={current.data} onCancel={hasCurrent ? () => setConfirming(current.data) : undefined} />
       ) : null}
-      {!loading && !current.data ? (
+      {current.isError ? (
+        <section className="card">
+          <LoadError what="your goal" onRetry={() => void current.refetch()} />
+        </section>
+      ) : null}
+      {/* "No active goal" only when the server said so, never for a read that failed or is still under way. */}
+      {current.isSuccess && !current.data ? (
         <section className="card empty-card">
           <span className="empty-icon">
             <Icon name="target" size={24} />
@@ -67,7 +74,7 @@ export function GoalsRoute() {
         </section>
       ) : null}
       {upcoming.data ? <UpcomingGoalCard goal={upcoming.data} onCancel={() => setConfirming(upcoming.data)} /> : null}
-      {!loading && !upcoming.data ? (
+      {current.isSuccess && upcoming.isSuccess && !upcoming.data ? (
         <button
           type="button"
           className="button secondary block"

@@ -9,6 +9,7 @@ import { useDistanceUnit } from '../../../lib/distance-unit.ts';
 import { FEED_FILTERS, type FeedFilter, useFeed } from '../api/get-feed.ts';
 import { feedCardText } from './feed-card-text.ts';
 import { Icon } from '../../../components/icon.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
 
 const FILTER_LABELS: Record<FeedFilter, string> = { all: 'All', runs: 'Runs', stakes: 'Stakes', badges: 'Badges' };
 
@@ -49,6 +50,8 @@ export function ActivityFeed({
       </div>
       {feed.isPending ? (
         <p className="muted small">Loading…</p>
+      ) : feed.isError && events.length === 0 ? (
+        <LoadError what="activity" onRetry={() => void feed.refetch()} />
       ) : events.length === 0 ? (
         <div className="feed-empty">
           <p>No activity yet</p>

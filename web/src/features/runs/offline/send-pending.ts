@@ -17,14 +17,22 @@ export type SendOutcome =
   /** The server refused it for good (e.g. the run policy's limits): kept and shown with the reason. */
   | { readonly kind: 'refused'; readonly message: string };
 
-/** Sends a save request with the run's own key (never a fresh one: that would save it twice). */
-export type PostSave = (request: SaveRequest, key: string) => Promise<{ data: Run | null; goal: Goal | null }>;
+/**
+ * Sends a save request with the run's own key (never a fresh one: that would save it twice), as the user who ran it:
+ * under any other session (another account signed in since) it is not sent at all (api's `asUser`: a 401, "not now").
+ */
+export type PostSave = (
+  request: SaveRequest,
+  key: string,
+  userId: string,
+) => Promise<{ data: Run | null; goal: Goal | null }>;
 
-const postSave: PostSave = (request, key) =>
+const postSave: PostSave = (request, key, userId) =>
   api<{ data: Run | null; goal: Goal | null }>(request.path, {
     method: 'POST',
     body: request.body,
     idempotencyKey: key,
+    asUser: userId,
   });
 
 /**
@@ -41,7 +49,7 @@ export function isWorthRetrying(error: unknown): boolean {
 /** One attempt to send a kept run. */
 export async function sendPendingRun(run: PendingRun, post: PostSave = postSave): Promise<SendOutcome> {
   try {
-    const answer = await post(run.request, run.idempotencyKey);
+    const answer = await post(run.request, run.idempotencyKey, run.userId);
     // A finish the server ended without a run (too short by its count): nothing was saved.
     if (answer.data === null) return { kind: 'refused', message: SAVE_FAILED };
     return { kind: 'saved', data: answer.data, goal: answer.goal };
