@@ -116,6 +116,17 @@ describe('LogGpsRun', () => {
   it('refuses to record the same run twice', () => {
     given(runDecider, [recorded]).when(logGps).thenRejects('run_exists', 'This run already exists', 'conflict');
   });
+
+  it('refuses to record again a recording whose run the owner deleted (the stream is named by the recording)', () => {
+    const deleted: RunEvent = { type: 'RunDeleted', data: { runId: 'r1', userId: 'u1', deletedAt: now.toString() } };
+    given(runDecider, [recorded, deleted])
+      .when(logGps)
+      .thenRejects(
+        'run_deleted',
+        'You deleted the run saved from this recording, so it is not saved again. Record a new run instead.',
+        'conflict',
+      );
+  });
 });
 
 describe('ImportRun', () => {

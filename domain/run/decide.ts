@@ -49,6 +49,8 @@ function commonProblem(command: LogGpsRun | ImportRun): DomainError | null {
 }
 
 function logGps(command: LogGpsRun, state: RunState): Decision {
+  // The stream is named by the recording (app-server/commands/runs/recording-id.ts): a deleted run stays deleted.
+  if (state.status === 'deleted') return left(runErrors.recordingDeleted());
   if (state.status !== 'none') return left(runErrors.exists());
   if (!(command.durationSec >= MIN_RUN_SECONDS) || command.positions.length < MIN_RUN_POSITIONS) {
     return left(runErrors.tooShort());

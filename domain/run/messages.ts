@@ -20,6 +20,12 @@ export const runErrors = {
     domainError('conflict', 'run_week_settled', "This run's week has been settled: runs can no longer be added to it"),
   notesTooLong: () => domainError('invalid', 'notes_too_long', `Notes must be at most ${MAX_NOTES_LENGTH} characters`),
   exists: () => domainError('conflict', 'run_exists', 'This run already exists'),
+  recordingDeleted: () =>
+    domainError(
+      'conflict',
+      'run_deleted',
+      'You deleted the run saved from this recording, so it is not saved again. Record a new run instead.',
+    ),
   notFound: () => domainError('not_found', 'run_not_found', 'Run not found'),
   notOwner: () => domainError('forbidden', 'not_run_owner', 'You can only change your own runs'),
 } satisfies Record<string, (...args: never[]) => DomainError>;

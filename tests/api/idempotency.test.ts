@@ -94,12 +94,14 @@ describe.each(databaseTargets())('Idempotency-Key on %s', (target) => {
     expect((await post(ana, '/runs', runBody('2026-11-13T07:00:00Z', 1), key)).status).toBe(201);
   });
 
-  it('without a key, two identical POST /runs are two runs (what the key is for)', async () => {
+  it('without a key, two identical POST /runs are one run: the recording names it (same-recording.test.ts)', async () => {
     const before = (await runsOf(ben)).length;
     const body = runBody('2026-11-12T07:00:00Z', 1);
-    await post(ben, '/runs', body);
-    await post(ben, '/runs', body);
-    expect(await runsOf(ben)).toHaveLength(before + 2);
+    const first = await post(ben, '/runs', body);
+    const second = await post(ben, '/runs', body);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.body.data.id).toBe(first.body.data.id);
+    expect(await runsOf(ben)).toHaveLength(before + 1);
   });
 
   it('POST /goals: 5 parallel copies with one key make one goal', async () => {
@@ -145,8 +147,9 @@ describe.each(databaseTargets())('Idempotency-Key on %s', (target) => {
     const finishBody = { session_id: sessionId, positions: gps_data.positions, duration_sec: 360 };
     const finishes = await Promise.all([1, 2, 3].map(() => post(ana, '/runs/gps/finish', finishBody, finishKey)));
     expect(finishes.map((a) => a.status)).toEqual([201, 201, 201]);
-    expect(finishes.every((a) => a.body.data.id === sessionId)).toBe(true);
-    expect((await eventsOf(`run-${sessionId}`)).map((e) => e.type)).toEqual(['RunRecorded']);
+    const runId = finishes[0]!.body.data.id;
+    expect(finishes.every((a) => a.body.data.id === runId)).toBe(true);
+    expect((await eventsOf(`run-${runId}`)).map((e) => e.type)).toEqual(['RunRecorded']);
   });
 
   it('POST /feed/{id}/reactions and /notifications/test: a retry answers 201 with the first result', async () => {

@@ -11,20 +11,26 @@ export interface EarlierExecution {
 /**
  * Where an earlier execution of a keyed request shows: the aggregate it created (`created`: that stream exists, its
  * id being the key's), or the event it appended to a stream that existed before (`appended`: its `nth` keyed event).
+ * `recorded`: the aggregate whose id the request's content decides (a run named by its recording,
+ * commands/runs/recording-id.ts): any earlier request with that content created it, with a key or without one.
  */
-export type KeyedTarget = { readonly created: string } | { readonly appended: string; readonly nth?: number };
+export type KeyedTarget =
+  | { readonly created: string }
+  | { readonly recorded: string }
+  | { readonly appended: string; readonly nth?: number };
 
 /** The earlier execution of the context's keyed request on `target`, or null (also when there is no key). */
 export async function earlierExecution(
   context: UserCommandContext,
   target: KeyedTarget,
 ): Promise<EarlierExecution | null> {
-  if (!context.idempotency) return null;
-  const streamId = 'created' in target ? target.created : target.appended;
+  if (!context.idempotency && !('recorded' in target)) return null;
+  const streamId = 'created' in target ? target.created : 'recorded' in target ? target.recorded : target.appended;
   const events = await context.store.readStream(streamId);
   const head = events[events.length - 1]?.position;
   if (!head) return null;
-  if ('created' in target) return { event: events[0]!, head };
+  if (!('appended' in target)) return { event: events[0]!, head };
+  if (!context.idempotency) return null;
   const id = keyedEventId(context.idempotency, target.nth ?? 0);
   const event = events.find((e) => e.metadata.eventId === id);
   return event ? { event, head } : null;
@@ -34,7 +40,7 @@ export async function earlierExecution(
  * Runs a keyed request's command at most once. When the same request ran before (a retry after a lost answer) the
  * command is skipped and `replay` answers from what it left; when a twin running in parallel gets there first, the
  * event store's idempotent re-append (same event ids) or the decider's refusal of a repeat leads to the same replay.
- * Without an Idempotency-Key the command simply runs.
+ * Without an Idempotency-Key the command simply runs, unless its target is `recorded` (named by the content).
  */
 export async function oncePerKey<T>(
   context: UserCommandContext,

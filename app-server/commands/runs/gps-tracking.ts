@@ -12,9 +12,10 @@ import { foldEvents } from '../../../domain/shared/decider.ts';
 import { type LogPosition, WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
 import type { GpsPosition } from '../../../domain/run/geo.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
-import { executeCommand, appendEvents } from '../execute-command.ts';
+import { appendEvents, executeCommand, executeInTransaction, loadAggregate } from '../execute-command.ts';
 import { instantOf, newAggregateId, type UserCommandContext, userMetadata } from '../command-context.ts';
 import { oncePerKey } from '../idempotency/once-per-key.ts';
+import { recordingRunId } from './recording-id.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 
 /**
@@ -110,14 +111,16 @@ export interface FinishInput {
 }
 
 /**
- * POST /runs/gps/finish. The run's id is the session's id, so a finish retried after a lost answer returns the same
- * run instead of a second one. The start time is the server's, kept since start, so a client killed mid-run still
+ * POST /runs/gps/finish. The start time is the server's, kept since start, so a client killed mid-run still
  * finishes with the right start; the duration is the client's elapsed count when it has one, else the server's time
  * since start, and never more than that. The track is what the session uploaded as it ran, each fix with the moment
  * it arrived, plus the fixes this request carries (arriving now): the verification policy counts toward a stake only
- * what arrived live. A run too short or with too few positions ends the session with nothing saved and answers the
- * spec's message (§4, §8); so does `discard` (a canceled run), without the message. With an Idempotency-Key its
- * events' ids are the key's, so a twin racing the first finish is deduplicated by the store.
+ * what arrived live. The run's id is its recording's (recording-id.ts), as for POST /runs: a recording saved before
+ * (by an upload or another session) ends this session on that run instead of a second one, and one whose run was
+ * deleted ends it with nothing saved (409 `run_deleted`). The session records the run's id, so a finish retried after
+ * a lost answer returns the same run. A run too short or with too few positions ends the session with nothing saved
+ * and answers the spec's message (§4, §8); so does `discard` (a canceled run), without the message. With an
+ * Idempotency-Key its events' ids are the key's, so a twin racing the first finish is deduplicated by the store.
  */
 export async function finishTracking(
   context: UserCommandContext,
@@ -134,16 +137,16 @@ export async function finishTracking(
   if (input.sessionId !== null && input.sessionId !== state.sessionId)
     throw new DomainRefusal(trackingErrors.notActive());
   const startedAt = Temporal.Instant.from(state.startedAt);
-  const runId = state.sessionId;
   // The client's count, but never longer than the session the server saw: its start and this finish bound it.
   const serverElapsedSec = (now.epochMilliseconds - startedAt.epochMilliseconds) / 1000;
   const durationSec = Math.min(input.durationSec ?? serverElapsedSec, serverElapsedSec);
-  const uploads = await context.store.readStream(sessionStreamId(runId));
+  const uploads = await context.store.readStream(sessionStreamId(state.sessionId));
   const positions = sessionTrack(
     uploads.map((e) => (e.data as TrackFixesReceived['data']).positions),
     input.positions,
     now.epochMilliseconds,
   );
+  const runId = recordingRunId(context.userId, positions);
   const logRun = {
     type: 'LogGpsRun',
     runId,
@@ -156,10 +159,18 @@ export async function finishTracking(
     live: true,
     now,
   } as const;
-  const decision = runDecider.decide(logRun, runDecider.initialState);
+  // Whether this is a run at all, and whether its recording's run was deleted (then it stays deleted); a recording
+  // recorded before is not a refusal here: the session ends on that run.
+  const earlier = await loadAggregate(context.store, runDecider, streams.run(runId));
+  const decision = runDecider.decide(
+    logRun,
+    earlier.state.status === 'deleted' ? earlier.state : runDecider.initialState,
+  );
   const saved = !input.discard && !isLeft(decision);
   const metadata = userMetadata(context);
-  const position = await context.database.db.transaction().execute(async (tx) => {
+  // Two writers of one recording (this finish and an upload of the same track) race on the run stream's version:
+  // the loser's transaction rolls back and runs again, and then finds the run.
+  const position = await executeInTransaction(context.database, async (tx) => {
     const ended = await executeCommand(
       context.store,
       trackingDecider,
@@ -175,8 +186,8 @@ export async function finishTracking(
       });
       return run.append?.position ?? null;
     } catch (error) {
-      // A twin of this keyed request (same key, same ids) recorded the run a moment ago: answer with that run.
-      if (!context.idempotency || !(error instanceof DomainRefusal) || error.reason.code !== 'run_exists') throw error;
+      // The same recording was saved already (a twin of this request, or an upload of the same track): that run.
+      if (!(error instanceof DomainRefusal) || error.reason.code !== 'run_exists') throw error;
       const [last] = await context.store.readStream(streams.run(runId), {
         direction: 'backwards',
         maxCount: 1,

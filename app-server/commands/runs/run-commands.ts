@@ -7,9 +7,10 @@ import type { RunState } from '../../../domain/run/state.ts';
 import type { LogPosition } from '../../../domain/shared/event-store.ts';
 import type { RunBody } from '../../../domain/validation/run.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
-import { executeCommand } from '../execute-command.ts';
+import { executeCommand, loadAggregate } from '../execute-command.ts';
 import { instantOf, newAggregateId, type UserCommandContext, userMetadata } from '../command-context.ts';
-import { oncePerKey } from '../idempotency/once-per-key.ts';
+import { earlierExecution, oncePerKey } from '../idempotency/once-per-key.ts';
+import { recordingRunId } from './recording-id.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 
 /** Whether the user has a goal whose week holds `startedAt` and may already be settled (user-goals.ts). */
@@ -25,18 +26,22 @@ async function weekSettled(context: UserCommandContext, startedAt: Temporal.Inst
 /**
  * POST /runs: a run tracked with the app's GPS and uploaded whole after it ended. The distance is recomputed from
  * the track by the decider (the client's `distance_km` is not trusted) and the run gets its verification verdict
- * there; an upload cannot reach more than 7 days back nor into a settled week. With an Idempotency-Key the run's id
- * is the key's, so a retried or doubled request records one run and answers with it.
+ * there; an upload cannot reach more than 7 days back nor into a settled week. The run's id is its recording's
+ * (recording-id.ts): the same track sent again — a retry with or without an Idempotency-Key, a copy racing the first,
+ * an offline queue's resend days later — lands on the same stream and answers with the run saved first (201, as a
+ * keyed retry does); a recording whose run was deleted is refused (409 `run_deleted`).
  */
 export async function logRun(
   context: UserCommandContext,
   body: RunBody,
 ): Promise<{ runId: string; position: LogPosition }> {
-  const runId = newAggregateId(context);
+  const runId = recordingRunId(context.userId, body.gps_data.positions);
   const startedAt = Temporal.Instant.from(body.started_at);
+  const legacy = await runOfKeyBeforeRecordingIds(context);
+  if (legacy) return legacy;
   return oncePerKey(
     context,
-    { created: streams.run(runId) },
+    { recorded: streams.run(runId) },
     async () => {
       const result = await executeCommand(
         context.store,
@@ -59,8 +64,25 @@ export async function logRun(
       if (!result.append) throw new Error('LogGpsRun appended nothing');
       return { runId, position: result.append.position };
     },
-    ({ head }) => ({ runId, position: head }),
+    async ({ head }) => {
+      const { state } = await loadAggregate(context.store, runDecider, streams.run(runId));
+      if (state.status === 'deleted') throw new DomainRefusal(runErrors.recordingDeleted());
+      return { runId, position: head };
+    },
   );
+}
+
+/**
+ * The run a keyed POST /runs made while run ids were the key's (before runs were named by their recording), so an
+ * offline queue resending such a request with its key still gets that run back rather than a second one.
+ */
+async function runOfKeyBeforeRecordingIds(
+  context: UserCommandContext,
+): Promise<{ runId: string; position: LogPosition } | null> {
+  if (!context.idempotency) return null;
+  const runId = newAggregateId(context);
+  const earlier = await earlierExecution(context, { created: streams.run(runId) });
+  return earlier ? { runId, position: earlier.head } : null;
 }
 
 /** Another user's run, or a deleted one, answers 404 like a run that does not exist. */

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { createTestUser, freshToken, runBody, settle, type TestUser } from '../support/users.ts';
+
+const RUN_DELETED =
+  'You deleted the run saved from this recording, so it is not saved again. Record a new run instead.';
+
+// "Trust by construction", item 9: the same recording twice is one run. A run made from a GPS track is named by the
+// track's fingerprint (app-server/commands/runs/recording-id.ts), so copies of one recording — in parallel, later,
+// with or without an Idempotency-Key, by upload or by a tracking session — meet on one stream and answer with the run
+// saved first (201, as an Idempotency-Key retry answers).
+describe.each(databaseTargets())('the same recording is one run, on %s', (target) => {
+  let rt: TestRuntime;
+  let ana: TestUser;
+  let ben: TestUser;
+
+  const post = (user: TestUser, path: string, body: unknown, key?: string) =>
+    rt.request('POST', path, {
+      token: user.token,
+      body,
+      ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }),
+    });
+  const runsOf = async (user: TestUser) =>
+    (await rt.request('GET', '/runs?limit=100', { token: user.token })).body.data as { id: string }[];
+  const progressOf = async (user: TestUser) =>
+    (await rt.request('GET', '/goals/current', { token: user.token })).body.data.progress;
+
+  // Posted at 12:00 for a run that ended at 07:30: one body, sent as a client would send it.
+  const body = runBody('2026-11-17T07:00:00Z', 5);
+
+  beforeAll(async () => {
+    rt = await startTestRuntime(target, { now: '2026-11-18T12:00:00Z' });
+    ana = await createTestUser(rt, 'ana');
+    ben = await createTestUser(rt, 'ben');
+    expect((await post(ana, '/goals', { type: 'distance', target_value: 100 })).status).toBe(201);
+    expect((await post(ben, '/goals', { type: 'distance', target_value: 100 })).status).toBe(201);
+  }, 120_000);
+  afterAll(() => rt?.close());
+
+  it('the same body 10 times at once without a key: one run, every answer 201 with its id, counted once', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(ana, '/runs', body)));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
+    const ids = new Set(answers.map((a) => a.body.data.id));
+    expect(ids.size).toBe(1);
+    const [runId] = [...ids];
+    expect((await runsOf(ana)).map((r) => r.id)).toEqual([runId]);
+    expect((await rt.store.readStream(`run-${runId}`)).map((e) => e.type)).toEqual(['RunRecorded']);
+    await settle(rt);
+    expect(await progressOf(ana)).toBe(5);
+  });
+
+  it('sent again later (without a key, then with a new one, as an offline queue would): the same run, still one', async () => {
+    const [saved] = await runsOf(ana);
+    rt.clock.advance(3 * 3600_000);
+    ana = await freshToken(rt, ana);
+    ben = await freshToken(rt, ben);
+    const later = await post(ana, '/runs', body);
+    expect(later.status).toBe(201);
+    expect(later.body.data.id).toBe(saved!.id);
+    // Whatever else the body says (notes, the client's distance), the track is the recording.
+    const keyed = await post(ana, '/runs', { ...body, notes: 'synced at last', distance_km: 4.9 }, randomUUID());
+    expect(keyed.status).toBe(201);
+    expect(keyed.body.data.id).toBe(saved!.id);
+    expect(keyed.body.data.notes).toBeNull();
+    expect(await runsOf(ana)).toHaveLength(1);
+    await settle(rt);
+    expect(await progressOf(ana)).toBe(5);
+  });
+
+  it('a different recording (one fix moved) is a second run', async () => {
+    const [saved] = await runsOf(ana);
+    const positions = body.gps_data.positions.map((p, i) => (i === 3 ? { ...p, latitude: p.latitude + 0.00001 } : p));
+    const moved = await post(ana, '/runs', { ...body, gps_data: { positions } });
+    expect(moved.status).toBe(201);
+    expect(moved.body.data.id).not.toBe(saved!.id);
+    expect(await runsOf(ana)).toHaveLength(2);
+    await rt.request('DELETE', `/runs/${moved.body.data.id}`, { token: ana.token });
+  });
+
+  it('another user sending the same track gets their own run (recordings are per user)', async () => {
+    const [anas] = await runsOf(ana);
+    const theirs = await post(ben, '/runs', body);
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.data.id).not.toBe(anas!.id);
+    expect(theirs.body.data.user_id).toBe(ben.id);
+    expect((await runsOf(ben)).map((r) => r.id)).toEqual([theirs.body.data.id]);
+    expect((await runsOf(ana)).map((r) => r.id)).toEqual([anas!.id]);
+  });
+
+  it('a tracking session finishing with a recording already saved ends on that run, not a second one', async () => {
+    const [saved] = await runsOf(ana);
+    const start = await post(ana, '/runs/gps/start', {});
+    expect(start.status).toBe(201);
+    rt.clock.advance(60_000);
+    const finish = await post(ana, '/runs/gps/finish', {
+      session_id: start.body.data.session_id,
+      positions: body.gps_data.positions,
+    });
+    expect(finish.status).toBe(201);
+    expect(finish.body.data.id).toBe(saved!.id);
+    expect(await runsOf(ana)).toHaveLength(1);
+    // The session ended: a new one opens.
+    const next = await post(ana, '/runs/gps/start', {});
+    expect(next.status).toBe(201);
+    await post(ana, '/runs/gps/finish', { session_id: next.body.data.session_id, discard: true });
+  });
+
+  it('an upload and a session finish of one new recording at once: one run, both answers carry it', async () => {
+    const before = (await runsOf(ana)).length;
+    const start = await post(ana, '/runs/gps/start', {});
+    rt.clock.advance(60_000);
+    const fresh = runBody('2026-11-18T09:00:00Z', 2);
+    const [uploaded, finished] = await Promise.all([
+      post(ana, '/runs', fresh),
+      post(ana, '/runs/gps/finish', { session_id: start.body.data.session_id, positions: fresh.gps_data.positions }),
+    ]);
+    expect([uploaded.status, finished.status]).toEqual([201, 201]);
+    expect(finished.body.data.id).toBe(uploaded.body.data.id);
+    expect(await runsOf(ana)).toHaveLength(before + 1);
+    expect((await rt.store.readStream(`run-${uploaded.body.data.id}`)).map((e) => e.type)).toEqual(['RunRecorded']);
+  });
+
+  it('a recording whose run was deleted is not saved again: 409 run_deleted, nothing appended', async () => {
+    const theirs = (await runsOf(ben))[0]!;
+    expect((await rt.request('DELETE', `/runs/${theirs.id}`, { token: ben.token })).status).toBe(200);
+    await settle(rt);
+    const head = await rt.store.headPosition();
+    const again = await post(ben, '/runs', body);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe(RUN_DELETED);
+    expect(await rt.store.headPosition()).toEqual(head);
+    expect(await runsOf(ben)).toHaveLength(0);
+  });
+});
