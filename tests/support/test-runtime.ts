@@ -1,4 +1,5 @@
 import pino from 'pino';
+import type { PaymentGateway } from '../../app-server/adapters/payments/payment-gateway.ts';
 import type { PushSender } from '../../app-server/adapters/push/push-sender.ts';
 import { ManualClock } from '../../app-server/clock.ts';
 import { type Config, loadConfig } from '../../app-server/config.ts';
@@ -42,6 +43,8 @@ export async function startTestRuntime(
     config?: Partial<Config>;
     workers?: boolean;
     push?: PushSender;
+    /** A payment gateway instead of the configured one (a Stripe adapter pointed at a stand-in server). */
+    payments?: PaymentGateway | null;
     /** A PGlite folder instead of memory, so a CLI can open the same database once the runtime is closed. */
     dataDir?: string;
   } = {},
@@ -59,6 +62,7 @@ export async function startTestRuntime(
     database,
     logger: pino({ level: 'silent' }),
     ...(options.push ? { push: options.push } : {}),
+    ...(options.payments !== undefined ? { payments: options.payments } : {}),
   });
   if (options.workers ?? true) await runtime.startWorkers();
   return {

@@ -1,7 +1,12 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import { FINAL_STAKE_STATUSES } from '../../../domain/stake/state.ts';
-import { PAYMENTS_NOT_CONFIGURED_MESSAGE } from '../../adapters/payments/create-payment-gateway.ts';
+import {
+  LOCAL_WEBHOOK_SECRET,
+  localSecretTrusted,
+  PAYMENTS_NOT_CONFIGURED_MESSAGE,
+} from '../../adapters/payments/create-payment-gateway.ts';
+import { signedWith } from '../../adapters/payments/local/webhook-signature.ts';
 import { isPaymentError, WebhookSignatureError } from '../../adapters/payments/payment-errors.ts';
 import type { PaymentGateway } from '../../adapters/payments/payment-gateway.ts';
 import { requireUser } from '../middleware/require-user.ts';
@@ -33,6 +38,9 @@ export function paymentsRoutes(deps: AppDeps) {
   // GET /api/payment/config is public: the card form asks whether to load Stripe.js or offer the local gateway's
   // test cards. The publishable key is meant for browsers; nothing secret is answered.
   const config = { publishableKey: stripe ? (deps.config.STRIPE_PUBLISHABLE_KEY ?? null) : null, gateway };
+  // The local gateway's development secret is public: outside development with the local gateway, a signature made
+  // with it is refused before anything else (even where some gateway was handed that secret).
+  const refuseLocalSecret = !localSecretTrusted(deps.config, deps.payments);
   return new Hono<AppEnv>()
     .get('/api/payment/config', (c) => c.json(config))
     .post('/api/payment/setup-intent', guard, async (c) => {
@@ -72,11 +80,16 @@ export function paymentsRoutes(deps: AppDeps) {
       return c.json({ success: true as const, data: { id, deleted: true } });
     })
     .post('/api/payment/webhook', async (c) => {
-      const gateway = gatewayOr503(deps);
       const raw = await c.req.text();
+      const signature = c.req.header('stripe-signature');
+      if (refuseLocalSecret && signedWith(raw, signature, LOCAL_WEBHOOK_SECRET)) {
+        deps.logger.warn({ requestId: c.var.requestId }, 'payment webhook signed with the public development secret');
+        throw new HttpError(400, 'Invalid webhook signature');
+      }
+      const gateway = gatewayOr503(deps);
       let event: ReturnType<PaymentGateway['parseWebhook']>;
       try {
-        event = gateway.parseWebhook(raw, c.req.header('stripe-signature'));
+        event = gateway.parseWebhook(raw, signature);
       } catch (error) {
         if (error instanceof WebhookSignatureError) throw new HttpError(400, 'Invalid webhook signature');
         if (isPaymentError(error, 'invalid_request') || error instanceof SyntaxError) {
@@ -84,7 +97,15 @@ export function paymentsRoutes(deps: AppDeps) {
         }
         throw error;
       }
-      const fresh = await applyPaymentWebhook(event, { db, store: deps.store, gateway, now: deps.clock.now() });
-      return c.json({ received: true, duplicate: !fresh });
+      const result = await applyPaymentWebhook(event, { db, store: deps.store, gateway, now: deps.clock.now() });
+      if (result.fresh && result.outcome !== 'applied' && result.outcome !== 'no_change') {
+        // Answered 2xx (nothing to retry) and kept in payment_webhook_events with its outcome.
+        const unknown = result.outcome === 'unknown_payment_intent' || result.outcome === 'unknown_stake';
+        deps.logger[unknown ? 'warn' : 'info'](
+          { eventId: event.id, type: event.type, paymentIntentId: event.paymentIntentId, outcome: result.outcome },
+          'payment webhook names nothing of ours; recorded, nothing changed',
+        );
+      }
+      return c.json({ received: true, duplicate: !result.fresh });
     });
 }

@@ -55,7 +55,17 @@ async function up(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
 }
 
+/**
+ * What each verified webhook came to: `applied` (a stake moved), `no_change`, or why it named nothing of ours
+ * (`unknown_payment_intent`, `no_payment_intent`, `no_stake`, `unknown_stake`). Such an event is answered 2xx (the
+ * processor would otherwise retry it for days) and kept here for an operator to look at.
+ */
+async function upWebhookOutcome(db: Kysely<unknown>): Promise<void> {
+  await sql`ALTER TABLE payment_webhook_events ADD COLUMN outcome text`.execute(db);
+}
+
 /** Migrations of the stake settlement process. */
 export const stakeProcessMigrations: Record<string, Migration> = {
   '2026-11-26-02-stake-process': { up },
+  '2026-12-21-01-payment-webhook-outcome': { up: upWebhookOutcome },
 };

@@ -30,6 +30,19 @@ export function verifyWebhook(body: string, header: string, secret: string, now:
   }
 }
 
+/**
+ * Whether one `v1` signature of `header` was made over `body` with `secret`, whatever its age: for refusing events
+ * signed with a secret that must never be trusted where they arrive (the local gateway's public one).
+ */
+export function signedWith(body: string, header: string | null | undefined, secret: string): boolean {
+  try {
+    verifyWebhook(body, header ?? '', secret, new Date(), Number.POSITIVE_INFINITY);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function hmac(secret: string, payload: string): string {
   return createHmac('sha256', secret).update(payload, 'utf8').digest('hex');
 }
