@@ -93,9 +93,16 @@ export const authErrors = {
     new AuthApiError(404, 'flow_state_not_found', 'Invalid flow state, no valid flow state found'),
   badCodeVerifier: () =>
     new AuthApiError(400, 'bad_code_verifier', 'Code challenge does not match previously saved code verifier'),
-  reauthNeeded: () =>
-    new AuthApiError(400, 'reauthentication_needed', 'Changing your email or password requires reauthentication'),
-  reauthNotValid: () => new AuthApiError(400, 'reauthentication_not_valid', 'Verification code is invalid or expired'),
+  /** GoTrue's words for a password change; an e-mail change (ours only: GoTrue confirms both addresses) says so. */
+  reauthNeeded: (passwordOnly: boolean) =>
+    new AuthApiError(
+      400,
+      'reauthentication_needed',
+      passwordOnly
+        ? 'Password update requires reauthentication'
+        : 'Changing your email or password requires reauthentication',
+    ),
+  reauthNotValid: () => new AuthApiError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid'),
   samePassword: () => new AuthApiError(422, 'same_password', 'New password should be different from the old password.'),
   emailExists: () =>
     new AuthApiError(422, 'email_exists', 'A user with this email address has already been registered'),
@@ -120,8 +127,9 @@ export const authErrors = {
   samlDisabled: () => new AuthApiError(404, 'saml_provider_disabled', 'SAML 2.0 is disabled'),
   anonymousDisabled: () => new AuthApiError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled'),
   manualLinkingDisabled: () => new AuthApiError(404, 'manual_linking_disabled', 'Manual linking is disabled'),
-  singleIdentityNotDeletable: () =>
-    new AuthApiError(422, 'single_identity_not_deletable', 'User must have at least 1 identity after unlinking'),
+  /** GoTrue's ID-token grant for a built-in provider that is not enabled, named by its issuer. */
+  idTokenProviderDisabled: (issuer: string) =>
+    new AuthApiError(400, 'provider_disabled', `Provider (issuer ${JSON.stringify(issuer)}) is not enabled`),
 };
 
 /** Why a password is too weak, in GoTrue's words: too short, wrong characters, or known from breaches. */

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PASSWORD_TOO_SHORT } from '../../domain/validation/auth.ts';
 import {
   BLANK_PASSWORD_MESSAGE,
   COMMON_PASSWORD_MESSAGE,
+  SHORT_PASSWORD_MESSAGE,
   commonPasswords,
   passwordWeakness,
 } from './password-policy.ts';
@@ -25,7 +25,7 @@ describe('password policy', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 7 }), (password) => {
         fc.pre([...password].length < 8);
-        expect(passwordWeakness(password)).toEqual({ reason: 'length', message: PASSWORD_TOO_SHORT });
+        expect(passwordWeakness(password)).toEqual({ reason: 'length', message: SHORT_PASSWORD_MESSAGE });
       }),
       { numRuns: RUNS },
     );

@@ -1,5 +1,5 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from '../../domain/validation/auth.ts';
+import { MIN_PASSWORD_LENGTH } from '../../domain/validation/auth.ts';
 import type { WeakPasswordReason } from './auth-error.ts';
 
 /**
@@ -9,6 +9,12 @@ import type { WeakPasswordReason } from './auth-error.ts';
 const COMMON_PASSWORDS: ReadonlySet<string> = new Set(
   dictionary['passwords-common'].slice(0, 10_000).filter((p) => [...p].length >= MIN_PASSWORD_LENGTH),
 );
+
+/**
+ * GoTrue's message for a password shorter than its minimum (reason `length`), with ours: the standard client's users
+ * and tests read it (the web form checks the length itself first and shows the spec's 'Password too short').
+ */
+export const SHORT_PASSWORD_MESSAGE = `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`;
 
 /** GoTrue's message for a password found in breach lists (reason `pwned`). */
 export const COMMON_PASSWORD_MESSAGE = 'Password is known to be weak and easy to guess, please choose a different one.';
@@ -22,13 +28,13 @@ export type PasswordWeakness = { readonly reason: WeakPasswordReason; readonly m
 /**
  * The minimum strength of a new password (spec §5, issue 11): at least 8 characters (code points, so an emoji is
  * one), not only whitespace, and not one of the 10,000 most common passwords in any letter case. The first rule
- * that fails decides, so a short password always gets the spec's own message.
+ * that fails decides, so a short password always gets GoTrue's length message.
  */
 export function passwordWeakness(
   password: string,
   common: ReadonlySet<string> = COMMON_PASSWORDS,
 ): PasswordWeakness | null {
-  if ([...password].length < MIN_PASSWORD_LENGTH) return { reason: 'length', message: PASSWORD_TOO_SHORT };
+  if ([...password].length < MIN_PASSWORD_LENGTH) return { reason: 'length', message: SHORT_PASSWORD_MESSAGE };
   if (password.trim() === '') return { reason: 'characters', message: BLANK_PASSWORD_MESSAGE };
   if (common.has(password.trim().toLowerCase())) return { reason: 'pwned', message: COMMON_PASSWORD_MESSAGE };
   return null;

@@ -19,6 +19,7 @@ import { CATCHING_UP_HEADER } from './read-your-writes.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import { requestLogger } from './middleware/request-logger.ts';
 import { storableInput } from './middleware/storable-input.ts';
+import { createRequestLimiter } from './middleware/rate-limit.ts';
 import { goalsRoutes } from './routes/goals.ts';
 import { healthRoutes } from './routes/health.ts';
 import { runsRoutes } from './routes/runs.ts';
@@ -96,6 +97,8 @@ export function createApp(deps: AppDeps) {
     return productCors(c, next);
   });
   app.use(requestLogger(deps.logger));
+  // Every route's declared limit policy (limits/route-limits.ts), counted before any body is read.
+  app.use(createRequestLimiter(deps).middleware);
   const limitBody = bodyLimit({
     maxSize: 2 * 1024 * 1024,
     onError: () => {
@@ -141,7 +144,7 @@ export function createApp(deps: AppDeps) {
       // Read on first request, when every sub-app above is mounted (`route` returns this same app).
       .route(
         '/',
-        openapiRoutes(() => app.routes),
+        openapiRoutes(() => app.routes, deps.config.RATE_LIMIT_MULTIPLIER),
       )
   );
 }

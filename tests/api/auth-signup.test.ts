@@ -68,7 +68,7 @@ describe.each(databaseTargets())('auth sign-up and verification (%s)', (target) 
         { email: 'x@example.com', password: 'short', data: { display_name: 'X' } },
         422,
         'weak_password',
-        'Password must be at least 8 characters',
+        'Password should be at least 8 characters.',
       ],
       [
         { email: 'not-an-email', password: 'long enough', data: { display_name: 'X' } },
@@ -130,7 +130,10 @@ describe.each(databaseTargets())('auth sign-up and verification (%s)', (target) 
     const reasons = async (password: string) =>
       (await authClient(runtime)('POST', '/auth/v1/signup', { body: { email: 'w@example.com', password } })).body
         .weak_password;
-    expect(await reasons('short')).toEqual({ reasons: ['length'], message: 'Password must be at least 8 characters' });
+    expect(await reasons('short')).toEqual({
+      reasons: ['length'],
+      message: 'Password should be at least 8 characters.',
+    });
     expect((await reasons('        ')).reasons).toEqual(['characters']);
     expect((await reasons('iloveyou')).reasons).toEqual(['pwned']);
     // Nothing was created by any refused sign-up.

@@ -42,7 +42,38 @@ async function passwordGrant(core: AuthCore, c: Parameters<typeof signIn>[1], bo
   return signIn(core, c, user, 'password');
 }
 
-/** `POST /token?grant_type=password|refresh_token|pkce`; web3 and id_token answer "not supported". */
+/**
+ * The issuers GoTrue names for its built-in ID-token providers (internal/api/token_oidc.go, `getProvider`; Apple's is
+ * read from the token there, this is the one it finds in a genuine Apple token).
+ */
+const ID_TOKEN_ISSUERS: Record<string, string> = {
+  apple: 'https://appleid.apple.com',
+  google: 'https://accounts.google.com',
+  azure: 'https://login.microsoftonline.com/common/v2.0',
+  facebook: 'https://www.facebook.com',
+  keycloak: '',
+  kakao: 'https://kauth.kakao.com',
+  vercel_marketplace: 'https://marketplace.vercel.com',
+  snapchat: 'https://accounts.snapchat.com/accounts/oauth2/token',
+};
+
+/** GoTrue's refusals of the ID-token grant when no provider is enabled, in its order and words. */
+function idTokenRefusal(body: Record<string, unknown>) {
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  if (!text(body.id_token)) return authErrors.validation('id_token required');
+  const provider = text(body.provider);
+  if (!provider && (!text(body.client_id) || !text(body.issuer))) {
+    return authErrors.validation('provider or client_id and issuer required');
+  }
+  const issuer = Object.hasOwn(ID_TOKEN_ISSUERS, provider)
+    ? ID_TOKEN_ISSUERS[provider]
+    : Object.entries(ID_TOKEN_ISSUERS).find(([, known]) => known !== '' && known === text(body.issuer))?.[1];
+  if (issuer !== undefined) return authErrors.idTokenProviderDisabled(issuer);
+  if (provider.startsWith('custom:')) return authErrors.validation('Custom OAuth providers are disabled');
+  return authErrors.validation(`Custom OIDC provider ${JSON.stringify(provider)} not allowed`);
+}
+
+/** `POST /token?grant_type=password|refresh_token|pkce`; web3 and id_token answer GoTrue's "disabled" refusals. */
 export function tokenRoutes(core: AuthCore) {
   return new Hono<AuthEnv>().post('/token', async (c) => {
     const grant = c.req.query('grant_type');
@@ -76,7 +107,7 @@ export function tokenRoutes(core: AuthCore) {
       case 'web3':
         throw authErrors.web3Disabled();
       case 'id_token':
-        throw authErrors.notSupported('provider_disabled', 'Sign-in with an ID token');
+        throw idTokenRefusal(body);
       default:
         throw authErrors.validation(`Unsupported grant_type: ${grant ?? '(none)'}`);
     }

@@ -30,7 +30,7 @@ async function requireReauthentication(core: AuthCore, caller: Caller, nonce: un
   const verified = (await core.factors.list(caller.user.id)).some((f) => f.status === 'verified');
   if (verified && caller.session.aal !== 'aal2') throw authErrors.insufficientAal();
   if (passwordOnly && recentRecovery(core, caller)) return;
-  if (typeof nonce !== 'string' || nonce.trim() === '') throw authErrors.reauthNeeded();
+  if (typeof nonce !== 'string' || nonce.trim() === '') throw authErrors.reauthNeeded(passwordOnly);
   const used = await core.otps.consumeCode({ userId: caller.user.id, code: nonce.trim(), kinds: ['reauthentication'] });
   if (!used) throw authErrors.reauthNotValid();
 }

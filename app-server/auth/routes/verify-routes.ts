@@ -27,12 +27,16 @@ const METHOD: Record<TokenKind, string> = {
   reauthentication: 'otp',
 };
 
+/** GoTrue's E.164 check of a phone number, after dropping everything but digits. */
+const E164 = /^[1-9][0-9]{1,14}$/;
+
 function kindsOf(type: unknown): readonly TokenKind[] {
   if (type === 'invite') throw authErrors.notSupported('validation_failed', 'Invitations are');
-  if (typeof type !== 'string' || !KINDS[type])
-    throw authErrors.validation('type: Verify requires a verification type');
+  if (typeof type !== 'string' || !KINDS[type]) throw authErrors.validation('Unsupported verification type');
   return KINDS[type];
 }
+
+const given = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** Applies what a verified token proves: the address is confirmed, or the new address becomes the account's. */
 async function applyToken(core: AuthCore, row: OneTimeTokenRow): Promise<AuthUser> {
@@ -123,13 +127,26 @@ export function verifyRoutes(core: AuthCore) {
     })
     .post('/verify', async (c) => {
       const body = await readBody(c);
+      // GoTrue's VerifyParams.Validate, in its order and words.
+      if (!given(body.type)) throw authErrors.validation('Verify requires a verification type');
+      if (given(body.token) === given(body.token_hash)) {
+        throw authErrors.validation('Verify requires either a token or a token hash');
+      }
+      if (given(body.token) && given(body.phone) && !given(body.email)) {
+        if (!E164.test(body.phone.replace(/\D/g, ''))) {
+          throw authErrors.validation('Invalid phone number format (E.164 required)');
+        }
+        // No account has a phone number, so no phone code is ever valid: GoTrue's answer for a code it cannot find.
+        throw authErrors.otpExpired();
+      }
+      if (given(body.token) && given(body.phone) === given(body.email)) {
+        throw authErrors.validation('Only an email address or phone number should be provided on verify');
+      }
       const kinds = kindsOf(body.type);
-      const tokenHash = typeof body.token_hash === 'string' && body.token_hash ? body.token_hash : null;
+      const tokenHash = given(body.token_hash) ? body.token_hash : null;
       let email = '';
       let code = '';
       if (!tokenHash) {
-        if (body.phone !== undefined && body.email === undefined)
-          throw authErrors.notSupported('phone_provider_disabled', 'Phone verification');
         email = normaliseEmail(body.email);
         if (typeof body.token !== 'string' || !/^\d{6}$/.test(body.token.trim())) throw authErrors.otpExpired();
         code = body.token.trim();

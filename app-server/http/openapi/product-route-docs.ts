@@ -23,6 +23,7 @@ import { afterQuery, historyQuery } from '../routes/notifications.ts';
 import { listQuery, openBody } from '../routes/stakes.ts';
 import { localAuthenticateSetupSchema, localConfirmSetupSchema } from '../routes/local-card.ts';
 import type { RouteDoc } from './route-docs.ts';
+import { LIMIT } from '../limits/route-limits.ts';
 
 const id = z.object({ id: pathIdSchema });
 /** Builds a RouteDoc with the defaults every product route shares (signed in; 404 for someone else's object). */
@@ -31,7 +32,7 @@ function route(
   path: string,
   tag: string,
   summary: string,
-  extra: Partial<RouteDoc> = {},
+  extra: Partial<RouteDoc> & Pick<RouteDoc, 'limit'>,
 ): RouteDoc {
   return {
     method,
@@ -49,156 +50,208 @@ function route(
  * (from `domain/validation`) their handlers parse with.
  */
 export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
-  route('get', '/openapi.json', 'operations', 'This document', { auth: false }),
+  route('get', '/openapi.json', 'operations', 'This document', { limit: LIMIT.public, auth: false }),
   route('get', '/health', 'operations', 'Database, LISTEN and read-model health; 503 names each problem', {
+    limit: LIMIT.public,
     auth: false,
     errors: [503],
   }),
-  route('get', '/auth/me', 'account', 'Your profile with level, tier, XP and streak'),
-  route('patch', '/auth/me', 'account', 'Change your time zone or display name', { body: profilePatchSchema }),
+  route('get', '/auth/me', 'account', 'Your profile with level, tier, XP and streak', { limit: LIMIT.read }),
+  route('patch', '/auth/me', 'account', 'Change your time zone or display name', {
+    limit: LIMIT.write,
+    body: profilePatchSchema,
+  }),
   route('delete', '/auth/me', 'account', 'Delete your account (needs the nonce from /auth/v1/reauthenticate)', {
+    limit: LIMIT.write,
     body: deleteAccountBodySchema,
   }),
   route('post', '/goals', 'goals', 'Create a weekly goal (this week or next), optionally staked', {
+    limit: LIMIT.create,
     body: createGoalBodySchema,
     errors: [409],
     idempotent: true,
   }),
-  route('get', '/goals/current', 'goals', "This week's goal with progress and percentage"),
-  route('get', '/goals/upcoming', 'goals', "Next week's goal, if planned"),
-  route('get', '/goals', 'goals', 'Goal history, newest first', { query: goalListQuerySchema }),
-  route('get', '/goals/:id', 'goals', 'One of your goals'),
-  route('get', '/goals/:id/stats', 'goals', "A goal's week: totals, pace, speed, milestone and runs"),
+  route('get', '/goals/current', 'goals', "This week's goal with progress and percentage", { limit: LIMIT.read }),
+  route('get', '/goals/upcoming', 'goals', "Next week's goal, if planned", { limit: LIMIT.read }),
+  route('get', '/goals', 'goals', 'Goal history, newest first', { limit: LIMIT.read, query: goalListQuerySchema }),
+  route('get', '/goals/:id', 'goals', 'One of your goals', { limit: LIMIT.read }),
+  route('get', '/goals/:id/stats', 'goals', "A goal's week: totals, pace, speed, milestone and runs", {
+    limit: LIMIT.read,
+  }),
   route('patch', '/goals/:id', 'goals', 'Cancel an upcoming or active goal', {
+    limit: LIMIT.write,
     body: patchGoalBodySchema,
     params: id,
     errors: [404, 409],
   }),
-  route('delete', '/goals/:id', 'goals', 'Delete an upcoming goal', { errors: [404, 409] }),
+  route('delete', '/goals/:id', 'goals', 'Delete an upcoming goal', { limit: LIMIT.write, errors: [404, 409] }),
   route('post', '/runs', 'runs', 'Save a run (GPS positions; distance computed on the server)', {
+    limit: LIMIT.write,
     body: runBodySchema,
     idempotent: true,
   }),
   route('post', '/runs/gps/start', 'runs', 'Start a server-side GPS tracking session', {
+    limit: LIMIT.write,
     body: gpsStartBodySchema,
     errors: [409],
     idempotent: true,
   }),
   route('post', '/runs/gps/positions', 'runs', 'Upload the positions taken since the last upload, while tracking', {
+    limit: LIMIT.tracking,
     body: gpsPositionsBodySchema,
     errors: [409],
   }),
   route('post', '/runs/gps/finish', 'runs', 'Finish the tracking session with its positions', {
+    limit: LIMIT.write,
     body: gpsFinishBodySchema,
     idempotent: true,
   }),
-  route('get', '/runs', 'runs', 'Your runs, newest first, in pages', { query: runListQuerySchema }),
-  route('get', '/runs/:id', 'runs', 'One of your runs with its GPS track (thinned to 1,500 fixes) for the map'),
-  route('patch', '/runs/:id', 'runs', "Edit a run's notes", { body: patchRunBodySchema, params: id, errors: [404] }),
-  route('delete', '/runs/:id', 'runs', 'Delete a run'),
+  route('get', '/runs', 'runs', 'Your runs, newest first, in pages', { limit: LIMIT.read, query: runListQuerySchema }),
+  route('get', '/runs/:id', 'runs', 'One of your runs with its GPS track (thinned to 1,500 fixes) for the map', {
+    limit: LIMIT.read,
+  }),
+  route('patch', '/runs/:id', 'runs', "Edit a run's notes", {
+    limit: LIMIT.write,
+    body: patchRunBodySchema,
+    params: id,
+    errors: [404],
+  }),
+  route('delete', '/runs/:id', 'runs', 'Delete a run', { limit: LIMIT.write }),
   route('post', '/groups', 'groups', 'Create a group (you become its owner)', {
+    limit: LIMIT.create,
     body: createGroupBodySchema,
     idempotent: true,
   }),
   route('post', '/groups/join', 'groups', 'Join a group by invite code', {
+    limit: LIMIT.create,
     body: joinGroupBodySchema,
     errors: [404, 409],
     idempotent: true,
   }),
-  route('get', '/groups', 'groups', 'Your groups'),
-  route('get', '/groups/:id', 'groups', 'A group with its members (invite code for the owner only)'),
-  route('post', '/groups/:id/leave', 'groups', 'Leave a group (not the owner)', { params: id, errors: [403, 404] }),
-  route('post', '/groups/:id/invite-code', 'groups', 'Rotate the invite code (owner only)', {
+  route('get', '/groups', 'groups', 'Your groups', { limit: LIMIT.read }),
+  route('get', '/groups/:id', 'groups', 'A group with its members (invite code for the owner only)', {
+    limit: LIMIT.read,
+  }),
+  route('post', '/groups/:id/leave', 'groups', 'Leave a group (not the owner)', {
+    limit: LIMIT.write,
     params: id,
     errors: [403, 404],
   }),
-  route('get', '/groups/:id/leaderboard', 'groups', 'Members by level, then XP'),
-  route('get', '/groups/:id/challenges', 'groups', 'Weekly distance, streaks and fastest paces'),
+  route('post', '/groups/:id/invite-code', 'groups', 'Rotate the invite code (owner only)', {
+    limit: LIMIT.create,
+    params: id,
+    errors: [403, 404],
+  }),
+  route('get', '/groups/:id/leaderboard', 'groups', 'Members by level, then XP', { limit: LIMIT.read }),
+  route('get', '/groups/:id/challenges', 'groups', 'Weekly distance, streaks and fastest paces', { limit: LIMIT.read }),
   route('get', '/groups/:id/recap', 'groups', 'A weekly summary of the group', {
+    limit: LIMIT.read,
     params: id,
     query: recapQuerySchema,
     errors: [404],
   }),
-  route('get', '/feed', 'feed', 'Activity feed of a group, or your own', { query: feedQuerySchema }),
+  route('get', '/feed', 'feed', 'Activity feed of a group, or your own', { limit: LIMIT.read, query: feedQuerySchema }),
   route('post', '/feed/:id/reactions', 'feed', 'React to a feed event', {
+    limit: LIMIT.write,
     body: reactionBody,
     params: id,
     errors: [404, 409],
     idempotent: true,
   }),
   route('delete', '/feed/:id/reactions/:emoji', 'feed', 'Remove your own reaction', {
+    limit: LIMIT.write,
     params: z.object({ id: pathIdSchema, ...reactionParams.shape }),
     errors: [404],
   }),
-  route('get', '/me/preferences', 'preferences', 'Distance unit and charity preferences'),
+  route('get', '/me/preferences', 'preferences', 'Distance unit and charity preferences', { limit: LIMIT.read }),
   route('put', '/me/preferences', 'preferences', 'Update preferences', {
+    limit: LIMIT.write,
     body: distanceUnitPreferenceSchema.partial(),
   }),
-  route('get', '/me/notification-preferences', 'preferences', 'Reminder switches and times'),
+  route('get', '/me/notification-preferences', 'preferences', 'Reminder switches and times', { limit: LIMIT.read }),
   route('put', '/me/notification-preferences', 'preferences', 'Update reminder switches and times', {
+    limit: LIMIT.write,
     body: notificationPreferencesSchema.partial(),
   }),
-  route('get', '/notifications/web-push-key', 'notifications', 'The VAPID public key for Web Push (null: in-app only)'),
+  route(
+    'get',
+    '/notifications/web-push-key',
+    'notifications',
+    'The VAPID public key for Web Push (null: in-app only)',
+    { limit: LIMIT.read },
+  ),
   route('post', '/notifications/register', 'notifications', 'Register a push token (409: another account holds it)', {
+    limit: LIMIT.notify,
     body: pushRegistrationSchema,
     errors: [409],
   }),
-  route('delete', '/notifications/unregister', 'notifications', 'Remove your push tokens'),
-  route('get', '/notifications/scheduled', 'notifications', 'Reminders planned for you'),
-  route('get', '/notifications/history', 'notifications', 'Notifications delivered to you', { query: historyQuery }),
+  route('delete', '/notifications/unregister', 'notifications', 'Remove your push tokens', { limit: LIMIT.write }),
+  route('get', '/notifications/scheduled', 'notifications', 'Reminders planned for you', { limit: LIMIT.read }),
+  route('get', '/notifications/history', 'notifications', 'Notifications delivered to you', {
+    limit: LIMIT.read,
+    query: historyQuery,
+  }),
   route('get', '/notifications', 'notifications', 'Notifications after a time (polled every 30 s)', {
+    limit: LIMIT.read,
     query: afterQuery,
   }),
   route('post', '/notifications/test', 'notifications', 'Send yourself a test notification', {
+    limit: LIMIT.notify,
     body: testNotificationSchema,
     idempotent: true,
   }),
-  route('get', '/charities', 'money', 'Active charities by name', { auth: false }),
-  route('get', '/stakes', 'money', 'Your stakes (the Stakes tab, the donation impact card)', { query: listQuery }),
-  route('get', '/stakes/:id', 'money', 'One of your stakes'),
+  route('get', '/charities', 'money', 'Active charities by name', { limit: LIMIT.public, auth: false }),
+  route('get', '/stakes', 'money', 'Your stakes (the Stakes tab, the donation impact card)', {
+    limit: LIMIT.read,
+    query: listQuery,
+  }),
+  route('get', '/stakes/:id', 'money', 'One of your stakes', { limit: LIMIT.read }),
   route('post', '/stakes', 'money', 'Open the stake of your staked goal (idempotent)', {
+    limit: LIMIT.create,
     body: openBody,
     errors: [404],
   }),
   route('get', '/api/payment/config', 'money', 'The card form’s setup: Stripe publishable key and which gateway', {
+    limit: LIMIT.public,
     auth: false,
   }),
   route('post', '/api/payment/setup-intent', 'money', 'Start saving a card for off-session use', {
+    limit: LIMIT.create,
     errors: [503],
     idempotent: true,
   }),
-  route('get', '/api/payment/payment-methods', 'money', 'Your saved cards', { errors: [503] }),
+  route('get', '/api/payment/payment-methods', 'money', 'Your saved cards', { limit: LIMIT.read, errors: [503] }),
   route('delete', '/api/payment/payment-methods/:id', 'money', 'Remove a saved card (not one backing an open stake)', {
+    limit: LIMIT.write,
     errors: [404, 409, 503],
   }),
-  route('post', '/api/payment/webhook', 'money', 'Stripe webhook (signature checked on the raw body)', { auth: false }),
+  route('post', '/api/payment/webhook', 'money', 'Stripe webhook (signature checked on the raw body)', {
+    limit: LIMIT.webhook,
+    auth: false,
+  }),
   // The local gateway's stand-in for Stripe.js: registered only when the local gateway serves, never in production.
   route(
     'post',
     '/api/payment/local/setup-intent/confirm',
     'money',
     'Local gateway only: save a test card (402 when refused)',
-    {
-      body: localConfirmSetupSchema,
-      errors: [404],
-    },
+    { limit: LIMIT.write, body: localConfirmSetupSchema, errors: [404] },
   ),
   route(
     'post',
     '/api/payment/local/setup-intent/authenticate',
     'money',
     'Local gateway only: answer the card’s authentication',
-    {
-      body: localAuthenticateSetupSchema,
-      errors: [404, 409],
-    },
+    { limit: LIMIT.write, body: localAuthenticateSetupSchema, errors: [404, 409] },
   ),
-  route('get', '/api/integrations', 'integrations', 'Your connected services (no tokens)'),
+  route('get', '/api/integrations', 'integrations', 'Your connected services (no tokens)', { limit: LIMIT.read }),
   route('get', '/api/integrations/auth/:provider/start', 'integrations', 'Start connecting a service: the OAuth URL', {
+    limit: LIMIT.write,
     params: z.object({ provider: z.string() }),
     errors: [404, 501, 503],
   }),
   route('get', '/api/integrations/strava/callback', 'integrations', 'OAuth return; redirects to /connected-apps', {
+    limit: LIMIT.public,
     auth: false,
     query: z.object({
       code: z.string().optional(),
@@ -212,21 +265,21 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
     '/api/integrations/:provider/disconnect',
     'integrations',
     'Disconnect a service (imported runs stay)',
-    {
-      params: z.object({ provider: z.string() }),
-      errors: [404, 501],
-    },
+    { limit: LIMIT.write, params: z.object({ provider: z.string() }), errors: [404, 501] },
   ),
   route('post', '/api/integrations/:provider/sync', 'integrations', 'Import new activities now', {
+    limit: LIMIT.create,
     params: z.object({ provider: z.string() }),
     errors: [404, 429, 501, 502, 503],
   }),
   route('get', '/api/integrations/strava/webhook', 'integrations', 'Strava subscription handshake', {
+    limit: LIMIT.webhook,
     auth: false,
     query: z.object({ 'hub.mode': z.string(), 'hub.challenge': z.string(), 'hub.verify_token': z.string() }),
     errors: [403],
   }),
   route('post', '/api/integrations/strava/webhook', 'integrations', 'Strava activity and deauthorization events', {
+    limit: LIMIT.webhook,
     auth: false,
   }),
 ];
