@@ -137,6 +137,15 @@ export const configSchema = z.object({
     .string()
     .regex(/^(mailto:|https:\/\/)\S+$/, { message: 'must be a mailto: address or an https: URL' })
     .default(DEFAULT_WEB_PUSH_SUBJECT),
+  /**
+   * Scales every request limit of the product API (app-server/http/limits/route-limits.ts): 2 doubles them, 0 turns
+   * them off (load tests, a trusted network). The auth service's own limits (docs/auth.md) are not scaled.
+   */
+  RATE_LIMIT_MULTIPLIER: z.coerce.number({ message: 'must be a number' }).min(0).max(1_000_000).default(1),
+  /** Live-update (SSE) streams one user may hold open at once, per API instance. */
+  REALTIME_MAX_STREAMS_PER_USER: z.coerce.number({ message: 'must be a number' }).int().min(1).max(1000).default(5),
+  /** Groups one user may be in at once, created and joined together. */
+  GROUPS_MAX_PER_USER: z.coerce.number({ message: 'must be a number' }).int().min(1).max(10_000).default(20),
   /** Strava API application id; Strava connection is offered only when it and the secret are set. */
   STRAVA_CLIENT_ID: z.string().regex(/^\d+$/, { message: 'must be the numeric Strava client id' }).optional(),
   /** Strava API application secret. */

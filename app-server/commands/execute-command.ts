@@ -88,11 +88,21 @@ export async function executeCommand<Command, Event extends DomainEvent, State>(
   streamId: string,
   command: Command | ((state: State) => Command),
   metadata: CommandMetadata,
-  options: { maxAttempts?: number; transaction?: Tx } = {},
+  options: {
+    maxAttempts?: number;
+    transaction?: Tx;
+    /**
+     * How to read the state, when folding the whole stream is not needed: a stream whose state is its last event
+     * (a reaction, reaction-commands.ts) reads one event, however long its history.
+     */
+    load?: (transaction?: Tx) => Promise<LoadedAggregate<State>>;
+  } = {},
 ): Promise<CommandResult<Event, State>> {
   const maxAttempts = options.transaction ? 1 : (options.maxAttempts ?? 3);
   for (let attempt = 1; ; attempt++) {
-    const { state, expectedVersion } = await loadAggregate(store, decider, streamId, options.transaction);
+    const { state, expectedVersion } = options.load
+      ? await options.load(options.transaction)
+      : await loadAggregate(store, decider, streamId, options.transaction);
     const resolved = typeof command === 'function' ? (command as (state: State) => Command)(state) : command;
     const decision = decider.decide(resolved, state);
     if (isLeft(decision)) throw new DomainRefusal(decision.left);

@@ -1,5 +1,6 @@
 import type { RequestIdVariables } from 'hono/request-id';
 import type { SavedWrite } from './read-your-writes.ts';
+import type { RequestLimiter } from './middleware/rate-limit.ts';
 
 /** Per-request values set by middleware: the request id, and the signed-in user once the auth guard ran. */
 export type AppEnv = {
@@ -14,5 +15,7 @@ export type AppEnv = {
     savedWrite: SavedWrite | undefined;
     /** The JSON body as the unstorable-text check parsed it (storable-input.ts), so routes do not parse it again. */
     jsonBody: { readonly value: unknown } | undefined;
+    /** The request limits (middleware/rate-limit.ts), for routes that count something of their own. */
+    limits: RequestLimiter;
   };
 };

@@ -7,6 +7,7 @@ import { requestKey } from '../commands/idempotency/request-key.ts';
 import type { AppDeps } from './app.ts';
 import type { AppEnv } from './app-env.ts';
 import { HttpError } from './errors.ts';
+import { IDEMPOTENCY_KEYS_PER_USER } from './limits/route-limits.ts';
 
 /*
  * Reading a product-API request, in one place: every route parses its body, query and path through these, so a
@@ -101,6 +102,8 @@ export async function creatingContext(deps: AppDeps, c: Context<AppEnv>, body: u
   const key = idempotencyKeyOf(c);
   if (key === null) return context;
   const request = requestKey({ userId: context.userId, key, route: `${c.req.method} ${c.req.path}`, body });
+  // Every key is remembered as long as the account: new keys per user are counted (retries too), before the claim.
+  await c.var.limits.hit(c, [[`idempotency-key:u:${context.userId}`, IDEMPOTENCY_KEYS_PER_USER]]);
   try {
     await claimIdempotencyKey(deps.database.db, request, context.now);
   } catch (error) {

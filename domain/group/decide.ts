@@ -7,6 +7,7 @@ import type { CreateGroup, GroupCommand, JoinGroup, LeaveGroup, RotateInviteCode
 import { GroupEvent } from './events.ts';
 import { groupErrors } from './messages.ts';
 import { normaliseInviteCode, validateGroupName } from './rules.ts';
+import { GROUP_MEMBERS_MAX } from './policy.ts';
 import { evolveGroup, type GroupState, initialGroupState } from './state.ts';
 
 /*
@@ -66,6 +67,7 @@ function join(command: JoinGroup, state: Active): Decision {
       if (code !== state.inviteCode) return left(groupErrors.codeMismatch());
       if (!before(command.now, state.inviteExpiresAt)) return left(groupErrors.codeExpired());
       if (state.members.has(command.userId)) return left(groupErrors.alreadyMember());
+      if (state.members.size >= GROUP_MEMBERS_MAX) return left(groupErrors.full());
       const data = { groupId: state.groupId, userId: command.userId, joinedAt: isoMillis(command.now) };
       return right([{ type: 'MemberJoined', data }]);
     }),

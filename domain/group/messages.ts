@@ -1,5 +1,5 @@
 import { type DomainError, domainError } from '../shared/decider.ts';
-import { GROUP_NAME_MAX, GROUP_NAME_MIN, INVITE_CODE_LENGTH } from './policy.ts';
+import { GROUP_MEMBERS_MAX, GROUP_NAME_MAX, GROUP_NAME_MIN, INVITE_CODE_LENGTH } from './policy.ts';
 
 /** Every refusal of the group aggregate, with its user-facing message. */
 export const groupErrors = {
@@ -14,6 +14,7 @@ export const groupErrors = {
   expiryInPast: () => domainError('invalid', 'invite_expiry_in_past', 'Invite code expiry must be in the future'),
   codeMismatch: () => domainError('invalid', 'invite_code_mismatch', 'Invalid invite code'),
   codeExpired: () => domainError('invalid', 'invite_code_expired', 'This invite code has expired'),
+  full: () => domainError('conflict', 'group_full', `This group is full (at most ${GROUP_MEMBERS_MAX} members)`),
   alreadyMember: () => domainError('conflict', 'already_member', 'You are already a member of this group'),
   notMember: () => domainError('not_found', 'not_a_member', 'You are not a member of this group'),
   ownerCannotLeave: () => domainError('forbidden', 'owner_cannot_leave', 'The group owner cannot leave the group'),

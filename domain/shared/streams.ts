@@ -21,8 +21,13 @@ export const streams = {
   stakeRelease: (idempotencyKey: string) => `stake-release-${idempotencyKey}`,
   /** One group (domain/group). */
   group: (groupId: string) => `group-${groupId}`,
-  /** The reactions to one feed card (domain/reaction). */
+  /**
+   * The reactions to one feed card, as they were written before each reaction had its own stream: no longer
+   * appended to, read once to carry a reaction's state over to its own stream (reaction-commands.ts).
+   */
   feedReactions: (feedEventId: string) => `feed-reactions-${feedEventId}`,
+  /** One user's reaction of one kind to one feed card (domain/reaction): its state is its last event. */
+  reaction: (feedEventId: string, userId: string, emoji: string) => `reaction-${feedEventId}-${userId}-${emoji}`,
   /** A user's badge collection (domain/badge). */
   badges: (userId: string) => `badges-${userId}`,
   /** A user's XP ledger (domain/xp). */

@@ -51,7 +51,9 @@ export async function startTestRuntime(
 ): Promise<TestRuntime> {
   const scratch = target === 'postgres' ? await createScratchDatabase(process.env.DATABASE_URL!) : null;
   const config = {
-    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+    // Request limits scaled far up: tests send hundreds of requests from one user and one address ('unknown'). The
+    // limit tests (rate-limits.test.ts) pass RATE_LIMIT_MULTIPLIER: 1.
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_MULTIPLIER: '1000' }),
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...options.config,
   };

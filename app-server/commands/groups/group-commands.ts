@@ -4,37 +4,46 @@ import { findGroupIdByInviteCode } from '../../../projections/groups/group-queri
 import { instantOf, newAggregateId, type UserCommandContext, userMetadata } from '../command-context.ts';
 import { oncePerKey } from '../idempotency/once-per-key.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
-import { executeCommand } from '../execute-command.ts';
+import { executeCommand, executeInTransaction } from '../execute-command.ts';
+import { releaseGroupSlot, takeGroupSlot } from './group-slots.ts';
 import { inviteExpiry, newInviteCode } from './invite-code.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 
 const streamOf = (groupId: string) => streams.group(groupId);
 
-/** Creates a group owned by the caller, with a fresh invite code (once per Idempotency-Key). */
+/**
+ * Creates a group owned by the caller, with a fresh invite code (once per Idempotency-Key); refused when the caller
+ * is in `maxGroups` groups already (group-slots.ts, counted in the transaction of the append).
+ */
 export async function createGroup(
   context: UserCommandContext,
   name: string,
+  maxGroups: number,
 ): Promise<{ groupId: string; position: AppendResult['position'] | null }> {
   const groupId = newAggregateId(context);
   return oncePerKey(
     context,
     { created: streamOf(groupId) },
     async () => {
-      const result = await executeCommand(
-        context.store,
-        groupDecider,
-        streamOf(groupId),
-        {
-          type: 'CreateGroup',
-          groupId,
-          name,
-          ownerId: context.userId,
-          inviteCode: newInviteCode(),
-          inviteExpiresAt: inviteExpiry(context.now),
-          now: instantOf(context),
-        },
-        userMetadata(context),
-      );
+      const result = await executeInTransaction(context.database, async (tx) => {
+        await takeGroupSlot(tx, context.userId, maxGroups);
+        return executeCommand(
+          context.store,
+          groupDecider,
+          streamOf(groupId),
+          {
+            type: 'CreateGroup',
+            groupId,
+            name,
+            ownerId: context.userId,
+            inviteCode: newInviteCode(),
+            inviteExpiresAt: inviteExpiry(context.now),
+            now: instantOf(context),
+          },
+          userMetadata(context),
+          { transaction: tx },
+        );
+      });
       return { groupId, position: result.append?.position ?? null };
     },
     ({ head }) => ({ groupId, position: head }),
@@ -47,7 +56,7 @@ export async function createGroup(
  * ago is refused even if the read model has not caught up. A keyed retry of a join that went through answers with
  * the group rather than 'already a member' (while the code still names it).
  */
-export async function joinGroup(context: UserCommandContext, code: string) {
+export async function joinGroup(context: UserCommandContext, code: string, maxGroups: number) {
   const groupId = await findGroupIdByInviteCode(context.database.db, code);
   if (!groupId)
     throw new DomainRefusal({ kind: 'invalid', code: 'invite_code_mismatch', message: 'Invalid invite code' });
@@ -55,13 +64,17 @@ export async function joinGroup(context: UserCommandContext, code: string) {
     context,
     { appended: streamOf(groupId) },
     async () => {
-      const result = await executeCommand(
-        context.store,
-        groupDecider,
-        streamOf(groupId),
-        { type: 'JoinGroup', userId: context.userId, inviteCode: code, now: instantOf(context) },
-        userMetadata(context),
-      );
+      const result = await executeInTransaction(context.database, async (tx) => {
+        await takeGroupSlot(tx, context.userId, maxGroups);
+        return executeCommand(
+          context.store,
+          groupDecider,
+          streamOf(groupId),
+          { type: 'JoinGroup', userId: context.userId, inviteCode: code, now: instantOf(context) },
+          userMetadata(context),
+          { transaction: tx },
+        );
+      });
       return { groupId, position: result.append?.position ?? null };
     },
     ({ head }) => ({ groupId, position: head }),
@@ -70,13 +83,18 @@ export async function joinGroup(context: UserCommandContext, code: string) {
 
 /** Leaves a group (refused for the owner by the decider). */
 export async function leaveGroup(context: UserCommandContext, groupId: string) {
-  const result = await executeCommand(
-    context.store,
-    groupDecider,
-    streamOf(groupId),
-    { type: 'LeaveGroup', userId: context.userId, now: instantOf(context) },
-    userMetadata(context),
-  );
+  const result = await executeInTransaction(context.database, async (tx) => {
+    const left = await executeCommand(
+      context.store,
+      groupDecider,
+      streamOf(groupId),
+      { type: 'LeaveGroup', userId: context.userId, now: instantOf(context) },
+      userMetadata(context),
+      { transaction: tx },
+    );
+    await releaseGroupSlot(tx, context.userId);
+    return left;
+  });
   return { position: result.append?.position ?? null };
 }
 

@@ -11,6 +11,7 @@ import { preferencesMigrations } from '../../commands/preferences/migrations.ts'
 import { projectionRunnerMigrations } from '../../../projections/runner/migrations.ts';
 import { integrationsMigrations } from '../../integrations/migrations.ts';
 import { idempotencyMigrations } from '../../commands/idempotency/migrations.ts';
+import { limitMigrations } from '../../http/limits/migrations.ts';
 
 /**
  * Every schema migration, by name. Kysely runs them in name order; names start with a date and a module so
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   ...privacyMigrations,
   ...integrationsMigrations,
   ...idempotencyMigrations,
+  ...limitMigrations,
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorResponse } from './response-schemas.ts';
 import { ROUTE_DOCS, type RouteDoc } from './route-docs.ts';
+import { describeLimit, mountedLimit, type RouteLimit } from '../limits/route-limits.ts';
 
 /** A route as Hono lists it in `app.routes`. */
 export interface RegisteredRoute {
@@ -51,7 +52,13 @@ const idempotencyKeyHeader = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
-function documented(doc: RouteDoc): Operation {
+/** The route's request limit as `x-rate-limit`, and its 429 answer (the auth service documents its own). */
+function limited(limit: RouteLimit, multiplier: number, responses: Record<string, unknown>) {
+  if (limit.class !== 'auth-service') responses['429'] ??= errorAnswer(ERROR_DESCRIPTIONS[429]!);
+  return { 'x-rate-limit': describeLimit(limit, multiplier) };
+}
+
+function documented(doc: RouteDoc, multiplier: number): Operation {
   const params = [
     ...parameters(doc.params, 'path'),
     ...parameters(doc.query, 'query'),
@@ -75,21 +82,26 @@ function documented(doc: RouteDoc): Operation {
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(doc.body ? { requestBody: { required: true, content: json(inputSchema(doc.body)) } } : {}),
     responses,
+    ...limited(doc.limit, multiplier, responses),
   };
 }
 
-function generic(method: string, path: string): Operation {
+function generic(method: string, path: string, honoPath: string, multiplier: number): Operation {
   const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
     name: m[1],
     in: 'path',
     required: true,
     schema: { type: 'string' },
   }));
+  const responses: Record<string, unknown> = { '200': { description: 'OK' }, default: errorAnswer('Error') };
+  // A route without a declared policy has no `x-rate-limit`: the route-policy test (rate-limits.test.ts) fails.
+  const limit = mountedLimit(honoPath);
   return {
     summary: `${method.toUpperCase()} ${path}`,
     tags: [path.split('/')[1] ?? 'api'],
     ...(params.length > 0 ? { parameters: params } : {}),
-    responses: { '200': { description: 'OK' }, default: errorAnswer('Error') },
+    responses,
+    ...(limit ? limited(limit, multiplier, responses) : {}),
   };
 }
 
@@ -97,18 +109,18 @@ function generic(method: string, path: string): Operation {
  * The OpenAPI 3.1 document of the app: every route Hono has registered (middleware, listed as method ALL, is not
  * a route), with the zod schemas of ROUTE_DOCS where a route is described there.
  */
-export function buildOpenApiDocument(routes: readonly RegisteredRoute[]) {
+export function buildOpenApiDocument(routes: readonly RegisteredRoute[], rateLimitMultiplier = 1) {
   const paths: Record<string, Record<string, Operation>> = {};
   const add = (method: string, honoPath: string, operation: Operation) => {
     const path = openApiPath(honoPath);
     paths[path] ??= {};
     paths[path][method] ??= operation;
   };
-  for (const doc of ROUTE_DOCS) add(doc.method, doc.path, documented(doc));
+  for (const doc of ROUTE_DOCS) add(doc.method, doc.path, documented(doc, rateLimitMultiplier));
   for (const route of routes) {
     const method = route.method.toLowerCase();
     if (!(METHODS as readonly string[]).includes(method) || route.path.includes('*')) continue;
-    add(method, route.path, generic(method, openApiPath(route.path)));
+    add(method, route.path, generic(method, openApiPath(route.path), route.path, rateLimitMultiplier));
   }
   return {
     openapi: '3.1.0',

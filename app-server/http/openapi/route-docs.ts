@@ -14,6 +14,7 @@ import { XpHistoryQuery } from '../routes/me/progress.ts';
 import { RealtimeQuery } from '../routes/realtime.ts';
 import { SurgeHistoryQuery } from '../routes/surge.ts';
 import { PRODUCT_ROUTE_DOCS } from './product-route-docs.ts';
+import { LIMIT, type RouteLimit } from '../limits/route-limits.ts';
 
 /** One route's contract: the same zod schemas the handler parses with, turned into OpenAPI by openapi-document.ts. */
 export interface RouteDoc {
@@ -34,6 +35,8 @@ export interface RouteDoc {
   readonly errors?: readonly number[];
   /** Takes an `Idempotency-Key` header: a retry with the same key answers with the first result (422: other body). */
   readonly idempotent?: boolean;
+  /** The request limit policy (limits/route-limits.ts): required, so a route without one does not compile. */
+  readonly limit: RouteLimit;
 }
 
 /**
@@ -45,6 +48,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'get',
     path: '/me/streak',
     summary: 'Current and longest weekly streak (§3 user_streaks)',
+    limit: LIMIT.read,
     tag: 'gamification',
     auth: true,
     response: StreakResponse,
@@ -53,6 +57,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'get',
     path: '/me/xp-history',
     summary: 'XP history, newest first; with run_ids, the XP each of those runs earned (surge bonus included)',
+    limit: LIMIT.read,
     tag: 'gamification',
     auth: true,
     query: XpHistoryQuery,
@@ -62,6 +67,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'get',
     path: '/me/xp',
     summary: 'Total XP, level and tier',
+    limit: LIMIT.read,
     tag: 'gamification',
     auth: true,
     response: LevelResponse,
@@ -70,6 +76,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'get',
     path: '/me/badges',
     summary: 'Earned badges, newest first; uncelebrated=true&limit=5 for the celebration pop-up',
+    limit: LIMIT.read,
     tag: 'badges',
     auth: true,
     query: BadgesQuery,
@@ -79,6 +86,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'post',
     path: '/me/badges/:id/celebrate',
     summary: 'Record that the badge celebration was shown and closed',
+    limit: LIMIT.write,
     tag: 'badges',
     auth: true,
     params: BadgeIdParam,
@@ -89,6 +97,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'get',
     path: '/badges/definitions',
     summary: 'The 12 badge definitions',
+    limit: LIMIT.public,
     tag: 'badges',
     auth: false,
     response: BadgeDefinitionsResponse,
@@ -97,6 +106,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'get',
     path: '/surge/active',
     summary: 'The surge in force now, or null (refetched every 60 s)',
+    limit: LIMIT.public,
     tag: 'surge',
     auth: false,
     response: ActiveSurgeResponse,
@@ -105,6 +115,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'get',
     path: '/surge/upcoming',
     summary: 'Scheduled surges, soonest first',
+    limit: LIMIT.public,
     tag: 'surge',
     auth: false,
     response: SurgeListResponse,
@@ -113,6 +124,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'get',
     path: '/surge/history',
     summary: 'Ended and canceled surges, newest first',
+    limit: LIMIT.public,
     tag: 'surge',
     auth: false,
     query: SurgeHistoryQuery,
@@ -122,6 +134,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'get',
     path: '/realtime',
     summary: 'Server-Sent Events: `changed` with the topics (goals, runs, streak, badges, xp, feed…) to refetch',
+    limit: LIMIT.stream,
     tag: 'realtime',
     auth: true,
     query: RealtimeQuery,

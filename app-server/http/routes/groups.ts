@@ -10,11 +10,16 @@ import { withGenericPlans } from '../../db/generic-plans.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
+import { DomainRefusal } from '../../commands/domain-refusal.ts';
+import { INVITE_GUESSES } from '../limits/route-limits.ts';
 import { requireUser } from '../middleware/require-user.ts';
 import { awaitReadModels } from '../read-your-writes.ts';
 import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
 import { groupJson, leaderboardJson } from './groups-json.ts';
 import { groupChallenges, groupRecap, viewerWeek } from './groups-stats.ts';
+
+/** Refusals that count as a guess: no group has this code (or had, until it expired). */
+const WRONG_CODE = new Set(['invite_code_mismatch', 'invite_code_expired']);
 
 /** The one answer for a group that does not exist and one the caller is not in: outsiders learn nothing. */
 export const GROUP_NOT_FOUND = 'Group not found';
@@ -59,7 +64,7 @@ export function groupsRoutes(deps: AppDeps) {
       const raw = await readJson(c);
       const { name } = parseRequest(createGroupBodySchema, raw);
       const context = await creatingContext(deps, c, raw);
-      const { groupId, position } = await createGroup(context, name);
+      const { groupId, position } = await createGroup(context, name, deps.config.GROUPS_MAX_PER_USER);
       await awaitGroups(c, position, 201, { id: groupId });
       return c.json({ success: true as const, data: await detail(groupId, context.userId) }, 201);
     })
@@ -67,7 +72,21 @@ export function groupsRoutes(deps: AppDeps) {
       const raw = await readJson(c);
       const { invite_code } = parseRequest(joinGroupBodySchema, raw);
       const context = await creatingContext(deps, c, raw);
-      const { groupId, position } = await joinGroup(context, invite_code);
+      // No guessing: a slot is taken before the code is checked (wrong codes per user and per address, atomically);
+      // only a wrong code keeps it. Once they are used up, even the right code waits for the window (Retry-After).
+      const guess = await c.var.limits.hit(c, [
+        [`invite-guess:u:${context.userId}`, INVITE_GUESSES.perUser],
+        [`invite-guess:ip:${c.var.limits.address(c)}`, INVITE_GUESSES.perAddress],
+      ]);
+      const { groupId, position } = await joinGroup(context, invite_code, deps.config.GROUPS_MAX_PER_USER).catch(
+        async (error: unknown) => {
+          if (!(error instanceof DomainRefusal && WRONG_CODE.has(error.reason.code))) {
+            await c.var.limits.release(guess);
+          }
+          throw error;
+        },
+      );
+      await c.var.limits.release(guess);
       await awaitGroups(c, position, 200, { id: groupId });
       return c.json({ success: true as const, data: await detail(groupId, context.userId) });
     })

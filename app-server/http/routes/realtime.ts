@@ -61,9 +61,30 @@ async function endOf(deps: AppDeps, grant: StreamGrant): Promise<StreamEnd | nul
  * instead and closes the stream; the client reconnects with its fresh token.
  */
 export function realtimeRoutes(deps: AppDeps) {
+  // Streams open per user on this instance. Per instance (documented in the README): a stream lives on the instance
+  // that holds its socket, and the count drops in the same process when the stream closes, so it can never leak
+  // past a crash; opening streams is also counted in the database (the `stream` limit class), across instances.
+  const open = new Map<string, number>();
+  const maxStreams = deps.config.REALTIME_MAX_STREAMS_PER_USER;
   return new Hono<AppEnv>().get('/realtime', async (c) => {
     const query = parseRequest(RealtimeQuery, c.req.query());
     const grant = await streamGrant(deps.auth, c, query.access_token);
+    // Checked and counted with no await in between: a parallel burst gets exactly `maxStreams`.
+    const held = open.get(grant.userId) ?? 0;
+    if (held >= maxStreams) {
+      c.header('Retry-After', String(STREAM_RETRY_SECONDS));
+      throw new HttpError(
+        429,
+        `Too many live-update streams open (at most ${maxStreams}). Close one, or try again in ${STREAM_RETRY_SECONDS} seconds.`,
+        { code: 'too_many_streams' },
+      );
+    }
+    open.set(grant.userId, held + 1);
+    const closeOne = () => {
+      const left = (open.get(grant.userId) ?? 1) - 1;
+      if (left <= 0) open.delete(grant.userId);
+      else open.set(grant.userId, left);
+    };
     c.header('Cache-Control', 'no-cache, no-transform');
     // Stops nginx-style proxies from buffering the stream.
     c.header('X-Accel-Buffering', 'no');
@@ -106,10 +127,14 @@ export function realtimeRoutes(deps: AppDeps) {
         clearInterval(heartbeat);
         clearTimeout(expiry);
         unsubscribe();
+        closeOne();
       }
     });
   });
 }
+
+/** What a refused stream is told to wait: a client reconnecting sooner would only be refused again. */
+const STREAM_RETRY_SECONDS = 30;
 
 /** setTimeout's longest delay (about 24.8 days); a token never lives that long, but the bound keeps it safe. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

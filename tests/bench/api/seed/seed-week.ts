@@ -211,7 +211,7 @@ export function react(
       done.add(`${card}/${userId}/${emoji}`);
       writer.decide(
         reactionDecider,
-        reactionStream(card),
+        reactionStream(card, userId, emoji),
         { type: 'AddReaction', feedEventId: card, userId, emoji, now: instant(now) },
         { actorId: userId, now },
       );
