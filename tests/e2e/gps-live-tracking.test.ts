@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, type TestUser } from '../support/users.ts';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
+import { skipTour } from './support/journey.ts';
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 };
 const TIMEOUT = 15_000;
@@ -30,7 +31,6 @@ const FAKE_GPS = `(() => {
     clearWatch(id) { clearInterval(id); },
   };
   Object.defineProperty(navigator, 'geolocation', { value: geolocation, configurable: true });
-  localStorage.setItem('stridestake.tour-seen', 'true');
 })();`;
 
 describe('the GPS tracker in a browser sends its fixes while the run lasts', () => {
@@ -44,6 +44,7 @@ describe('the GPS tracker in a browser sends its fixes while the run lasts', () 
     user = await createTestUser(stack.runtime, 'tracker');
     context = await stack.browser.newContext(PHONE);
     await context.addInitScript(FAKE_GPS);
+    await context.addInitScript(skipTour);
     // The page's clock and the server's start together; the test moves both forward by the same amounts.
     await context.clock.install({ time: stack.runtime.clock.now() });
     page = await context.newPage();

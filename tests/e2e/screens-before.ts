@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium.ts';
 import { emitTrack, installFakeGps, parkRun, trackedRunBody } from './support/fake-gps.ts';
+import { skipTour } from './support/journey.ts';
 
 /*
  * The "before" half of the issue's "screenshots at 390×844 of every route and modal, before and after": the web app
@@ -495,9 +496,9 @@ async function accountTour(browser: Browser, { webUrl, apiUrl }: OldProduct) {
   await callApi(apiUrl, riley, 'POST', '/runs', trackedRunBody(now - 2 * 3_600_000, 5.6, 320));
 
   const { context, page } = await newPage(browser, async (c) => {
+    await c.addInitScript(skipTour);
     await c.addInitScript(
       ({ session }) => {
-        localStorage.setItem('stridestake.tour-seen', 'true');
         if (localStorage.getItem('screens.session-seeded')) return;
         localStorage.setItem('screens.session-seeded', 'true');
         localStorage.setItem('stridestake.auth', session);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
+import { skipTour } from './support/journey.ts';
 
 /** A phone-sized window: the app is mobile-first. */
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 };
@@ -196,7 +197,7 @@ describe('the web app in a browser against the real server', () => {
   it('lets a second user join by code and react to the owner’s run card', async () => {
     const friend = await stack.browser.newContext(PHONE);
     // The tour was covered above; this user goes straight to groups.
-    await friend.addInitScript(() => localStorage.setItem('stridestake.tour-seen', 'true'));
+    await friend.addInitScript(skipTour);
     try {
       const p2 = await friend.newPage();
       p2.setDefaultTimeout(TIMEOUT);

@@ -30,14 +30,39 @@ export async function screenshot(page: Page, name: string, show?: Locator): Prom
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), animations: 'disabled' });
 }
 
+/**
+ * An init script that marks the onboarding tour seen for whoever is signed in on the page, and for whoever signs in
+ * later on it: the flag is the user's own (`stridestake.user.<id>.tour-seen`, web/src/lib/storage.ts), so it is set
+ * when the session is stored, and the user's namespace is registered as the app does, so sign-out clears it.
+ */
+export function skipTour(): void {
+  const mark = () => {
+    try {
+      const session = JSON.parse(localStorage.getItem('stridestake.auth') ?? 'null') as { user?: { id?: string } } | null;
+      const id = session?.user?.id;
+      if (!id || localStorage.getItem(`stridestake.user.${id}.tour-seen`) !== null) return;
+      const known = JSON.parse(localStorage.getItem('stridestake.user-namespaces') ?? '[]') as string[];
+      if (!known.includes(id)) localStorage.setItem('stridestake.user-namespaces', JSON.stringify([...known, id]));
+      localStorage.setItem(`stridestake.user.${id}.tour-seen`, 'true');
+    } catch {
+      // An unreadable session: the tour shows, as it would.
+    }
+  };
+  const setItem = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (this: Storage, key: string, value: string) {
+    setItem.call(this, key, value);
+    if (key === 'stridestake.auth') mark();
+  };
+  mark();
+}
+
 /** A fresh phone-sized browser context and page; `tourSeen` skips the onboarding tour (covered by its own journey). */
 export async function phonePage(
   browser: Browser,
   options: { tourSeen?: boolean; context?: BrowserContextOptions } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ ...PHONE, ...options.context });
-  if (options.tourSeen ?? true)
-    await context.addInitScript(() => localStorage.setItem('stridestake.tour-seen', 'true'));
+  if (options.tourSeen ?? true) await context.addInitScript(skipTour);
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);
   return { context, page };

@@ -5,6 +5,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { gpsDistanceKm, type GpsPosition } from '../../../domain/run/geo.ts';
 import { cycle } from '../../money/money-fixtures.ts';
 import type { E2eStack } from './e2e-stack.ts';
+import { skipTour } from './journey.ts';
 
 /*
  * Helpers for the money journeys (tests/e2e/money-journeys.test.ts): a runner on a phone whose weeks pass in seconds.
@@ -27,7 +28,7 @@ export async function newPhone(stack: E2eStack): Promise<{ context: BrowserConte
   });
   await context.clock.install({ time: stack.runtime.clock.now() });
   // The tour has its own journey test; here it would only cover the money screens.
-  await context.addInitScript(() => localStorage.setItem('stridestake.tour-seen', 'true'));
+  await context.addInitScript(skipTour);
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);
   return { context, page };

@@ -1,0 +1,158 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
+import { apiFromPage, PASSWORD, screenshot, signedInUser, skipTour, TIMEOUT } from './support/journey.ts';
+
+const SIGNED_OUT_ELSEWHERE = 'You were signed out on another device. Sign in again to continue.';
+/** What the bug showed a runner whose session was gone: empty data where the API had answered 401. */
+const EMPTY_DATA = ['No active goal', 'Create Your First Goal', '0 weeks', 'No activity yet'];
+/** What a runner with a goal must never see (a new runner's streak is 0 weeks and their feed empty, truly). */
+const NO_GOAL = EMPTY_DATA.slice(0, 2);
+const seenOf = (seen: string[], texts: readonly string[]) => seen.filter((text) => texts.includes(text));
+
+/**
+ * In the page, from its first script on: every text from EMPTY_DATA that was ever on screen, however briefly (a
+ * frame of "No active goal" before a redirect counts).
+ */
+function watchForEmptyData(texts: readonly string[]): void {
+  const seen = new Set<string>();
+  (globalThis as unknown as { __emptyDataSeen: () => string[] }).__emptyDataSeen = () => [...seen];
+  const check = () => {
+    const body = document.body?.innerText ?? '';
+    for (const text of texts) if (body.includes(text)) seen.add(text);
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
+}
+
+const emptyDataSeen = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { __emptyDataSeen: () => string[] }).__emptyDataSeen());
+
+describe('journey: signed out on the desktop, the phone says so instead of showing nothing at stake', () => {
+  let stack: E2eStack;
+  let phone: { context: BrowserContext; page: Page; email: string };
+  let desktop: BrowserContext;
+
+  beforeAll(async () => {
+    stack = await startE2eStack();
+    phone = await signedInUser(stack, 'Pat Phone');
+    await phone.context.addInitScript(watchForEmptyData, EMPTY_DATA);
+    // Something at stake this week: a 10 km goal.
+    await phone.page.goto(`${stack.webUrl}/app`);
+    const goal = await apiFromPage(phone.page, stack.apiUrl, 'POST', '/goals', { type: 'distance', target_value: 10 });
+    expect(goal.status).toBe(201);
+    desktop = await stack.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await desktop.addInitScript(skipTour);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('an access token the auth service renews is sent again: no sign-out, the goal shows', async () => {
+    const { page } = phone;
+    // The stored access token is refused by the API (not a token it signed), the refresh token is good: a 401 that
+    // only means "renew", as an expired token does.
+    await page.evaluate(() => {
+      const session = JSON.parse(localStorage.getItem('stridestake.auth') ?? 'null') as { access_token: string };
+      localStorage.setItem('stridestake.auth', JSON.stringify({ ...session, access_token: 'not-a-token' }));
+    });
+    await page.reload();
+    await page.getByRole('region', { name: "This week's goal" }).waitFor();
+    expect(page.url()).toBe(`${stack.webUrl}/app`);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('stridestake.auth') ?? 'null'));
+    expect(stored.access_token).not.toBe('not-a-token');
+    expect(seenOf(await emptyDataSeen(page), NO_GOAL)).toEqual([]);
+  });
+
+  it('the auth service out of reach is no sign-out either: the read fails as such, never as "no goal"', {
+    timeout: 120_000,
+  }, async () => {
+    const { page, context } = phone;
+    await page.evaluate(() => {
+      const session = JSON.parse(localStorage.getItem('stridestake.auth') ?? 'null') as { access_token: string };
+      localStorage.setItem('stridestake.auth', JSON.stringify({ ...session, access_token: 'not-a-token' }));
+    });
+    await context.route('**/auth/v1/token**', (route) => route.abort('internetdisconnected'));
+    try {
+      await page.reload();
+      // The auth client tries the refresh again for up to 30 s (its own back-off); the goal is loading meanwhile.
+      await page.getByRole('alert').filter({ hasText: 'Couldn’t load your goal' }).waitFor({ timeout: 60_000 });
+      expect(page.url()).toBe(`${stack.webUrl}/app`);
+      expect(await page.getByText(SIGNED_OUT_ELSEWHERE).count()).toBe(0);
+      expect(await page.evaluate(() => localStorage.getItem('stridestake.auth'))).not.toBeNull();
+      expect(seenOf(await emptyDataSeen(page), NO_GOAL)).toEqual([]);
+    } finally {
+      await context.unroute('**/auth/v1/token**');
+    }
+    // Reachable again (the client waits a minute before it tries a refused refresh token again; a reload is a new
+    // client): the session is renewed and the goal is back.
+    await page.reload();
+    await page.getByRole('region', { name: "This week's goal" }).waitFor();
+  });
+
+  it('"Sign Out" on the desktop signs the phone out: reloaded, it goes to sign in and says why', async () => {
+    const { page } = phone;
+    await page.reload();
+    await page.getByRole('region', { name: "This week's goal" }).waitFor();
+
+    const desk = await desktop.newPage();
+    desk.setDefaultTimeout(TIMEOUT);
+    await desk.goto(`${stack.webUrl}/login`);
+    await desk.getByLabel('Email').fill(phone.email);
+    await desk.getByLabel('Password').fill(PASSWORD);
+    await desk.getByRole('button', { name: 'Sign In' }).click();
+    await desk.waitForURL(`${stack.webUrl}/app`);
+    await desk.goto(`${stack.webUrl}/profile`);
+    await desk.getByRole('button', { name: 'Sign Out' }).click();
+    await desk.waitForURL(`${stack.webUrl}/`);
+    // The desktop signed itself out by its own hand: no "another device" sentence there.
+    expect(await desk.getByText(SIGNED_OUT_ELSEWHERE).count()).toBe(0);
+
+    // The phone still holds its session, and its access token has not expired: only the API can tell it is gone.
+    expect(await page.evaluate(() => localStorage.getItem('stridestake.auth'))).not.toBeNull();
+    await page.reload();
+    await page.waitForURL(`${stack.webUrl}/`);
+    await page.getByText(SIGNED_OUT_ELSEWHERE).waitFor();
+    await screenshot(page, 'signed-out-elsewhere-phone');
+    expect(await emptyDataSeen(page)).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem('stridestake.auth'))).toBeNull();
+    // Nothing of the runner's is left to show: the query cache went with the session (the next screen asks again).
+    expect(await page.getByText('Pat Phone').count()).toBe(0);
+
+    // The sentence stays on the way to the sign-in form, and goes once signed in again.
+    await page.getByRole('link', { name: 'Sign In' }).first().click();
+    await page.waitForURL(`${stack.webUrl}/login`);
+    await page.getByText(SIGNED_OUT_ELSEWHERE).waitFor();
+    await page.getByLabel('Email').fill(phone.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`${stack.webUrl}/app`);
+    await page.getByRole('region', { name: "This week's goal" }).waitFor();
+    expect(await page.getByText(SIGNED_OUT_ELSEWHERE).count()).toBe(0);
+  });
+
+  it('a screen open when the session ends elsewhere: its next request sends the phone to sign in', async () => {
+    const { page } = phone;
+    await page.goto(`${stack.webUrl}/goals`);
+    await page.getByRole('region', { name: "This week's goal" }).waitFor();
+    const desk = await desktop.newPage();
+    desk.setDefaultTimeout(TIMEOUT);
+    await desk.goto(`${stack.webUrl}/login`);
+    await desk.getByLabel('Email').fill(phone.email);
+    await desk.getByLabel('Password').fill(PASSWORD);
+    await desk.getByRole('button', { name: 'Sign In' }).click();
+    await desk.waitForURL(`${stack.webUrl}/app`);
+    await desk.goto(`${stack.webUrl}/profile`);
+    await desk.getByRole('button', { name: 'Sign Out' }).click();
+    await desk.waitForURL(`${stack.webUrl}/`);
+
+    // No reload: the runner taps Refresh on the goals screen they had open.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.waitForURL(`${stack.webUrl}/`);
+    await page.getByText(SIGNED_OUT_ELSEWHERE).waitFor();
+    expect(await emptyDataSeen(page)).toEqual([]);
+    // And it stays signed out: /app sends it back to `/`.
+    await page.goto(`${stack.webUrl}/app`);
+    await page.waitForURL(`${stack.webUrl}/`);
+  });
+});
