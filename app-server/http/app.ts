@@ -41,7 +41,11 @@ import { feedRoutes } from './routes/feed.ts';
 import { groupsRoutes } from './routes/groups.ts';
 import { notificationsRoutes } from './routes/notifications.ts';
 import { integrationsRoutes } from './routes/integrations.ts';
-import { integrationsWebhookRoutes } from './routes/integrations-webhook.ts';
+import {
+  integrationsWebhookRoutes,
+  STRAVA_WEBHOOK_PATH,
+  stravaWebhookBodyLimit,
+} from './routes/integrations-webhook.ts';
 import type { StravaClient } from '../adapters/strava/strava-client.ts';
 import type { PushSender } from '../adapters/push/push-sender.ts';
 import type { ChangeHub } from '../realtime/change-hub.ts';
@@ -99,6 +103,8 @@ export function createApp(deps: AppDeps) {
   app.use(requestLogger(deps.logger));
   // Every route's declared limit policy (limits/route-limits.ts), counted before any body is read.
   app.use(createRequestLimiter(deps).middleware);
+  // Strava's unauthenticated webhook reads at most 4 KB: refused before the app-wide limit and the JSON check below.
+  app.use(STRAVA_WEBHOOK_PATH, stravaWebhookBodyLimit());
   const limitBody = bodyLimit({
     maxSize: 2 * 1024 * 1024,
     onError: () => {

@@ -53,7 +53,28 @@ async function up(db: Kysely<unknown>): Promise<void> {
   );
 }
 
+/**
+ * oauth_states: the OAuth round trips in progress (oauth-state.ts). Only a hash of the state is kept (a copy of the
+ * table hands out no usable state); each row names the user AND the auth session that started it, so only that
+ * session can complete it, once (deleted as it is used), within its expiry. A signed-out session takes its states
+ * with it.
+ */
+async function upOAuthStates(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE TABLE oauth_states (
+      state_hash text PRIMARY KEY,
+      provider text NOT NULL,
+      user_id text NOT NULL REFERENCES auth_users(id) ON DELETE CASCADE,
+      session_id text NOT NULL REFERENCES auth_sessions(id) ON DELETE CASCADE,
+      created_at timestamptz NOT NULL,
+      expires_at timestamptz NOT NULL
+    )`.execute(db);
+  await sql`CREATE INDEX oauth_states_session ON oauth_states (session_id, created_at)`.execute(db);
+  await sql`CREATE INDEX oauth_states_expiry ON oauth_states (expires_at)`.execute(db);
+}
+
 /** Migrations of the integrations module. */
 export const integrationsMigrations: Record<string, Migration> = {
   '2026-12-01-01-integrations-tables': { up },
+  '2026-12-20-01-integrations-oauth-states': { up: upOAuthStates },
 };

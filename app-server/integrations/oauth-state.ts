@@ -1,38 +1,90 @@
-import { randomToken, type SecretBox } from '../auth/secrets.ts';
+import { type Kysely, sql } from 'kysely';
+import { randomToken, sha256 } from '../auth/secrets.ts';
 import type { IntegrationProvider } from './connection-events.ts';
+import type { IntegrationTables } from './tables.ts';
 
-/** How long a consent round trip may take. */
+/** How long a consent round trip may take (a state older than this is refused). */
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
+/** Round trips one session may have open at once (tabs, retries); starting another drops the oldest. */
+export const OAUTH_STATES_PER_SESSION = 5;
 
-interface StatePayload {
-  readonly u: string;
-  readonly p: IntegrationProvider;
-  readonly e: number;
-  readonly n: string;
+/** Who is completing a round trip: the signed-in user and the auth session their bearer token belongs to. */
+export interface OAuthCaller {
+  readonly userId: string;
+  readonly sessionId: string;
+}
+
+const tables = (db: Kysely<object>) => db.withTables<IntegrationTables>();
+
+/**
+ * Starts a round trip: a random `state` (only its hash is stored) bound to the user AND the auth session that asked,
+ * expiring after OAUTH_STATE_TTL_MS. Expired states of everyone are swept here, and the session keeps at most
+ * OAUTH_STATES_PER_SESSION open ones, so the table stays small whoever calls start how often.
+ *
+ * Why a stored, session-bound, single-use state (FACTS, Security): a state that only names the user (as a sealed
+ * token did) lets whoever holds it complete the round trip in any browser, so an attacker could send their authorize
+ * URL to a victim and have the victim's Strava athlete linked to the attacker's account, and replay it for 10 minutes.
+ */
+export async function startOAuthState(
+  db: Kysely<object>,
+  caller: OAuthCaller,
+  provider: IntegrationProvider,
+  now: Date,
+): Promise<string> {
+  const state = randomToken(32);
+  await tables(db).deleteFrom('oauth_states').where('expires_at', '<=', now).execute();
+  await tables(db)
+    .insertInto('oauth_states')
+    .values({
+      state_hash: sha256(state),
+      provider,
+      user_id: caller.userId,
+      session_id: caller.sessionId,
+      created_at: now,
+      expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
+    })
+    .execute();
+  // Keep the newest few of this session (the one just made among them).
+  await tables(db)
+    .deleteFrom('oauth_states')
+    .where('session_id', '=', caller.sessionId)
+    .where(
+      'state_hash',
+      'not in',
+      tables(db)
+        .selectFrom('oauth_states')
+        .select('state_hash')
+        .where('session_id', '=', caller.sessionId)
+        .orderBy('created_at', 'desc')
+        .orderBy('state_hash')
+        .limit(OAUTH_STATES_PER_SESSION),
+    )
+    .execute();
+  return state;
 }
 
 /**
- * The OAuth `state`: the user id, provider and an expiry, sealed with AES-GCM (authenticated encryption), so it
- * cannot be forged, altered or read, and binds the callback (which carries no bearer token) to the user who started.
+ * Uses up a state: true only when it was started by this very user and session for this provider, has not expired,
+ * and was not used before. One conditional DELETE … RETURNING decides, so of two parallel completions with one state
+ * exactly one gets the row (the other finds it gone), on PostgreSQL and PGlite alike. A state presented by anyone
+ * else is left alone (it is not theirs to spend) and answers false.
  */
-export function createOAuthState(box: SecretBox, userId: string, provider: IntegrationProvider, now: Date): string {
-  const payload: StatePayload = { u: userId, p: provider, e: now.getTime() + OAUTH_STATE_TTL_MS, n: randomToken(9) };
-  return box.seal(JSON.stringify(payload));
-}
-
-/** The user id the state was issued to, or null when it is forged, for another provider or expired. */
-export function readOAuthState(
-  box: SecretBox,
-  state: string | undefined,
+export async function consumeOAuthState(
+  db: Kysely<object>,
+  state: string,
+  caller: OAuthCaller,
   provider: IntegrationProvider,
   now: Date,
-): string | null {
-  if (!state || state.length > 1000) return null;
-  try {
-    const payload = JSON.parse(box.open(state)) as Partial<StatePayload>;
-    if (payload.p !== provider || typeof payload.u !== 'string' || typeof payload.e !== 'number') return null;
-    return payload.e > now.getTime() ? payload.u : null;
-  } catch {
-    return null;
-  }
+): Promise<boolean> {
+  if (!state || state.length > 200) return false;
+  const used = await tables(db)
+    .deleteFrom('oauth_states')
+    .where('state_hash', '=', sha256(state))
+    .where('provider', '=', provider)
+    .where('user_id', '=', caller.userId)
+    .where('session_id', '=', caller.sessionId)
+    .where('expires_at', '>', now)
+    .returning(sql<number>`1`.as('used'))
+    .executeTakeFirst();
+  return used !== undefined;
 }

@@ -39,8 +39,19 @@ export type StravaWebhookInboxRow = {
   outcome: string | null;
 };
 
+/** An OAuth round trip in progress: the hash of its state, who started it and from which session (oauth-state.ts). */
+export type OAuthStateRow = {
+  state_hash: string;
+  provider: string;
+  user_id: string;
+  session_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+};
+
 export type IntegrationTables = {
   external_accounts: ExternalAccountRow;
+  oauth_states: OAuthStateRow;
   external_backfills: ExternalBackfillRow;
   strava_webhook_inbox: StravaWebhookInboxRow;
 };

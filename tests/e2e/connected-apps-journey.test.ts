@@ -47,7 +47,8 @@ describe('journey: connecting a running service and coming back', () => {
   it('connects Strava through its authorization page; the return announces the 30-day backfill, which fills the history', async () => {
     strava.consent = { athleteId: ATHLETE, decision: 'approve' };
     await stravaCard().getByRole('button', { name: 'Connect' }).click();
-    // Strava's page, our callback, and back to the app, which drops the query from the address.
+    // Strava's page, our callback, and back to the app with the code and state in the fragment; the app completes
+    // the connection with its own session (the API links only for the session that started) and drops the fragment.
     await page.waitForURL(`${stack.webUrl}/connected-apps`);
     await page
       .getByRole('status')
@@ -100,6 +101,17 @@ describe('journey: connecting a running service and coming back', () => {
     await page.getByRole('alert').filter({ hasText: 'Access was denied. Please try again.' }).waitFor();
     await stravaCard().getByRole('button', { name: 'Connect' }).waitFor();
     await screenshot(page, 'connected-apps-error-access-denied');
+  });
+
+  it('a hand-over this session did not start (a link someone sent) connects nothing and says so', async () => {
+    await page.goto(`${stack.webUrl}/run-history`); // a page load (a fragment alone would not load the page)
+    await page.goto(`${stack.webUrl}/connected-apps#provider=strava&code=sent-code&state=not-started-here&scope=read`);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The connection request expired or did not start here. Please connect again.' })
+      .waitFor();
+    await page.waitForURL(`${stack.webUrl}/connected-apps`);
+    await stravaCard().getByRole('button', { name: 'Connect' }).waitFor();
   });
 
   it('every other return error has its own message, and an unknown one the generic message', async () => {

@@ -58,6 +58,10 @@ export class FakeStrava {
 
   async start(): Promise<void> {
     this.#server = createServer((req, res) => void this.#answer(req, res));
+    // Idle connections are closed by the client only: when the test's process is busy for seconds (thousands of
+    // in-process requests), the server's keep-alive timer and the client's reuse of the socket race, and the request
+    // that loses is reset (ECONNRESET), which the app reads as Strava being unreachable.
+    this.#server.keepAliveTimeout = 0;
     await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }

@@ -22,6 +22,8 @@ import { recapQuerySchema } from '../routes/groups.ts';
 import { afterQuery, historyQuery } from '../routes/notifications.ts';
 import { listQuery, openBody } from '../routes/stakes.ts';
 import { localAuthenticateSetupSchema, localConfirmSetupSchema } from '../routes/local-card.ts';
+import { completeConnectionBodySchema } from '../routes/integrations.ts';
+import { stravaWebhookEventSchema } from '../../integrations/strava-webhook.ts';
 import type { RouteDoc } from './route-docs.ts';
 import { LIMIT } from '../limits/route-limits.ts';
 
@@ -250,16 +252,34 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
     params: z.object({ provider: z.string() }),
     errors: [404, 501, 503],
   }),
-  route('get', '/api/integrations/strava/callback', 'integrations', 'OAuth return; redirects to /connected-apps', {
-    limit: LIMIT.public,
-    auth: false,
-    query: z.object({
-      code: z.string().optional(),
-      state: z.string().optional(),
-      scope: z.string().optional(),
-      error: z.string().optional(),
-    }),
-  }),
+  route(
+    'get',
+    '/api/integrations/strava/callback',
+    'integrations',
+    'OAuth return: hands code and state to /connected-apps (fragment), which completes; errors as ?error=',
+    {
+      limit: LIMIT.public,
+      auth: false,
+      query: z.object({
+        code: z.string().optional(),
+        state: z.string().optional(),
+        scope: z.string().optional(),
+        error: z.string().optional(),
+      }),
+    },
+  ),
+  route(
+    'post',
+    '/api/integrations/auth/:provider/complete',
+    'integrations',
+    'Complete connecting with the code and state the callback handed over (only the session that started; once)',
+    {
+      limit: LIMIT.create,
+      params: z.object({ provider: z.string() }),
+      body: completeConnectionBodySchema,
+      errors: [404, 409, 422, 501, 503],
+    },
+  ),
   route(
     'delete',
     '/api/integrations/:provider/disconnect',
@@ -281,5 +301,7 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
   route('post', '/api/integrations/strava/webhook', 'integrations', 'Strava activity and deauthorization events', {
     limit: LIMIT.webhook,
     auth: false,
+    body: stravaWebhookEventSchema,
+    errors: [413, 429],
   }),
 ];

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { createStravaClient } from '../../adapters/strava/create-strava-client.ts';
 import { StravaApiError, StravaAuthRevoked, StravaRateLimited } from '../../adapters/strava/strava-client.ts';
 import { requireUser } from '../middleware/require-user.ts';
@@ -12,12 +13,13 @@ import {
   findAccount,
   listAccounts,
 } from '../../integrations/external-accounts.ts';
-import { createOAuthState, readOAuthState } from '../../integrations/oauth-state.ts';
+import { consumeOAuthState, startOAuthState } from '../../integrations/oauth-state.ts';
 import { syncSinceLastSync } from '../../integrations/sync-activities.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { awaitReadModels } from '../read-your-writes.ts';
 import { HttpError } from '../errors.ts';
+import { readJson } from '../request.ts';
 
 /** What the app asks Strava for: profile basics and every activity, including Only-You ones. */
 const REQUESTED_SCOPES = ['read', 'activity:read_all'] as const;
@@ -30,6 +32,28 @@ const NOT_IMPLEMENTED: Readonly<Record<string, string>> = { garmin: 'Garmin' };
 /** Return errors the connected apps screen knows (§8 "Connection return error"). */
 type ReturnError = 'access_denied' | 'callback_failed' | 'invalid_state' | 'invalid_request';
 
+/** The §8 sentence of each return error; the app shows its own copy of these, chosen by `code`. */
+const RETURN_MESSAGES: Readonly<Record<ReturnError, string>> = {
+  access_denied: 'Access was denied. Please try again.',
+  callback_failed: 'Connection failed. Please try again.',
+  invalid_request: 'The connection request was incomplete. Please try again.',
+  invalid_state: 'The connection request expired or did not start here. Please connect again.',
+};
+
+const returnError = (status: 400 | 409 | 422, code: ReturnError) =>
+  new HttpError(status, RETURN_MESSAGES[code], { code });
+
+const MAX_STATE = 200;
+const MAX_CODE = 512;
+const MAX_SCOPE = 200;
+
+/** What the app posts back after Strava's return (the callback hands these over in the fragment). */
+export const completeConnectionBodySchema = z.object({
+  code: z.string().min(1).max(MAX_CODE),
+  state: z.string().min(1).max(MAX_STATE),
+  scope: z.string().max(MAX_SCOPE).default(''),
+});
+
 /** The provider named in the path, or the answer for one that cannot be used. */
 function providerOf(name: string): IntegrationProvider {
   if (name === 'strava') return 'strava';
@@ -39,9 +63,24 @@ function providerOf(name: string): IntegrationProvider {
 }
 
 /**
- * Connected services (§2 Connected apps, §4 Connecting a fitness service, §7): start the OAuth round trip, its
- * callback (state sealed to the user and expiring, granted scopes checked, tokens sealed at rest), the user's
+ * Connected services (§2 Connected apps, §4 Connecting a fitness service, §7): the OAuth round trip, the user's
  * connections, disconnect, and a manual sync. The 30-day backfill runs in the strava-sync process, not here.
+ *
+ * The round trip proves that the browser which comes back is the one that started (FACTS, Security):
+ * 1. `GET …/auth/strava/start` (bearer token) stores a random state bound to the user AND the auth session
+ *    (oauth-state.ts) and answers Strava's authorize URL; the app leaves for it.
+ * 2. Strava sends the browser to `GET /api/integrations/strava/callback?code&state&scope`. That request carries no
+ *    proof of anyone's session, so it decides nothing: it redirects to the app's `/connected-apps#provider&code&
+ *    state&scope` (a fragment: not sent to the web server nor in a Referer).
+ * 3. The app, which holds the session, posts them with its bearer token to `POST …/auth/strava/complete`, which
+ *    spends the state (one conditional DELETE: same user, same session, unexpired, unused) and only then exchanges
+ *    the code and links the athlete.
+ * A victim who completes an attacker's authorize URL arrives at step 3 signed in as themselves: the state is not
+ * theirs, nothing is linked. An attacker who gets a victim to open the attacker's own step-2 address fails the same
+ * way. Why not a cookie set at start: the app calls the API from another origin with a bearer token (a cookie set by
+ * a cross-origin fetch is third-party and often dropped), and in the Capacitor shell the consent page opens in the
+ * system browser, whose cookie jar is not the WebView's; the bearer token is what both the web app and the shell
+ * hold. (The shell needs the return address of step 2 to be its deep link; see integrations/README.md.)
  */
 export function integrationsRoutes(deps: AppDeps) {
   const guard = requireUser(deps.auth);
@@ -50,8 +89,8 @@ export function integrationsRoutes(deps: AppDeps) {
   const box = createSecretBox(deps.config.AUTH_ENCRYPTION_KEY);
   const accountDeps = { db, store: deps.store, box, client };
   const redirectUri = `${deps.config.PUBLIC_URL.replace(/\/+$/, '')}/api/integrations/strava/callback`;
-  const backToApp = (query: { success: IntegrationProvider } | { error: ReturnError }) =>
-    `${deps.config.APP_URL.replace(/\/+$/, '')}/connected-apps?${new URLSearchParams(query)}`;
+  const appUrl = deps.config.APP_URL.replace(/\/+$/, '');
+  const backToApp = (query: { error: ReturnError }) => `${appUrl}/connected-apps?${new URLSearchParams(query)}`;
   const requireConfigured = () => {
     if (!client.configured) throw new HttpError(503, 'Strava is not configured. Please contact support.');
   };
@@ -77,35 +116,55 @@ export function integrationsRoutes(deps: AppDeps) {
         })),
       });
     })
-    .get('/api/integrations/auth/:provider/start', guard, (c) => {
+    .get('/api/integrations/auth/:provider/start', guard, async (c) => {
       const provider = providerOf(c.req.param('provider'));
       requireConfigured();
-      const state = createOAuthState(box, c.var.userId, provider, deps.clock.now());
+      const caller = { userId: c.var.userId, sessionId: c.var.sessionId };
+      const state = await startOAuthState(db, caller, provider, deps.clock.now());
       return c.json({
         success: true as const,
         authUrl: client.authorizeUrl({ redirectUri, state, scopes: REQUESTED_SCOPES }),
       });
     })
-    .get('/api/integrations/strava/callback', async (c) => {
+    .get('/api/integrations/strava/callback', (c) => {
       // The browser comes back from Strava: every outcome is a redirect to the app, never an error page or a 500.
+      // Nothing is decided here (this request carries no proof of who is signed in): the code and state go on to the
+      // app, in the fragment (never sent to the web server, never in a Referer), which completes with its token.
       const query = c.req.query();
       if (query.error)
         return c.redirect(backToApp({ error: query.error === 'access_denied' ? 'access_denied' : 'callback_failed' }));
+      if (!query.state || query.state.length > MAX_STATE) return c.redirect(backToApp({ error: 'invalid_state' }));
+      if (!query.code || query.code.length > MAX_CODE || (query.scope ?? '').length > MAX_SCOPE)
+        return c.redirect(backToApp({ error: 'invalid_request' }));
+      const handOver = new URLSearchParams({
+        provider: 'strava',
+        code: query.code,
+        state: query.state,
+        scope: query.scope ?? '',
+      });
+      return c.redirect(`${appUrl}/connected-apps#${handOver}`);
+    })
+    .post('/api/integrations/auth/:provider/complete', guard, async (c) => {
+      const provider = providerOf(c.req.param('provider'));
+      requireConfigured();
+      const body = completeConnectionBodySchema.safeParse(await readJson(c));
+      if (!body.success) throw returnError(400, 'invalid_request');
       const now = deps.clock.now();
-      const userId = readOAuthState(box, query.state, 'strava', now);
-      if (!userId) return c.redirect(backToApp({ error: 'invalid_state' }));
-      if (!query.code || query.code.length > 512) return c.redirect(backToApp({ error: 'invalid_request' }));
-      const scopes = (query.scope ?? '')
+      // Used up here, before anything else: only by the session that started it, once, within its 10 minutes.
+      const caller = { userId: c.var.userId, sessionId: c.var.sessionId };
+      if (!(await consumeOAuthState(db, body.data.state, caller, provider, now)))
+        throw returnError(400, 'invalid_state');
+      const scopes = body.data.scope
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean);
       // The athlete may untick "View data about your activities": without it there is nothing to import.
-      if (!scopes.some((s) => ACTIVITY_SCOPES.has(s))) return c.redirect(backToApp({ error: 'access_denied' }));
+      if (!scopes.some((s) => ACTIVITY_SCOPES.has(s))) throw returnError(400, 'access_denied');
       try {
-        const grant = await client.exchangeCode(query.code);
+        const grant = await client.exchangeCode(body.data.code);
         if (!grant.athleteId) throw new StravaApiError('Strava did not say which athlete connected', null);
         await connectAccount(accountDeps, {
-          userId,
+          userId: c.var.userId,
           provider: 'strava',
           athleteId: grant.athleteId,
           scopes,
@@ -115,11 +174,16 @@ export function integrationsRoutes(deps: AppDeps) {
           now,
         });
       } catch (error) {
-        const level = error instanceof AthleteLinkedElsewhere ? 'info' : 'warn';
-        deps.logger[level]({ err: error, requestId: c.var.requestId }, 'Strava connection failed');
-        return c.redirect(backToApp({ error: 'callback_failed' }));
+        if (error instanceof AthleteLinkedElsewhere) {
+          deps.logger.info({ err: error, requestId: c.var.requestId }, 'Strava connection refused');
+          throw returnError(409, 'callback_failed');
+        }
+        if (!(error instanceof StravaApiError)) throw error;
+        deps.logger.warn({ err: error, requestId: c.var.requestId }, 'Strava connection failed');
+        // Not a 5xx: Strava's code is single-use and the state is spent, so a client's automatic retry cannot succeed.
+        throw returnError(422, 'callback_failed');
       }
-      return c.redirect(backToApp({ success: 'strava' }));
+      return c.json({ success: true as const, data: { provider, connected: true as const } });
     })
     .delete('/api/integrations/:provider/disconnect', guard, async (c) => {
       const provider = providerOf(c.req.param('provider'));

@@ -1,12 +1,22 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Page } from '../../components/page.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { useDisconnectConnection, useSyncConnection } from '../../features/connected-apps/api/connection-mutations.ts';
 import { useConnections } from '../../features/connected-apps/api/get-connections.ts';
-import { startConnection } from '../../features/connected-apps/api/start-connection.ts';
+import { completeConnection, startConnection } from '../../features/connected-apps/api/start-connection.ts';
 import { ServiceCard } from '../../features/connected-apps/components/service-card.tsx';
-import { type ConnectionReturn, connectionReturn } from '../../features/connected-apps/connection-return.ts';
+import {
+  type ConnectionHandOver,
+  type ConnectionReturn,
+  connectedMessage,
+  connectionHandOver,
+  connectionReturn,
+  returnErrorMessage,
+  SERVICE_NAMES,
+} from '../../features/connected-apps/connection-return.ts';
+import { ApiError } from '../../lib/api-error.ts';
 import { useMe } from '../../features/user/api/get-me.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
@@ -30,8 +40,29 @@ const SERVICES = [
 ] as const;
 
 /**
- * Connected apps (§2, §4): Connect leaves for the provider's OAuth page; the return (?success= or ?error=) is
- * announced here, the backfill it started is shown until done; a connected service offers Sync Now and Disconnect.
+ * Completions by state: one POST per hand-over, however often the page mounts (a state is single-use: a second POST
+ * would be refused and announce an error over the success).
+ */
+const completions = new Map<string, Promise<ConnectionReturn>>();
+
+function finishConnection(handOver: ConnectionHandOver): Promise<ConnectionReturn> {
+  let pending = completions.get(handOver.state);
+  if (!pending) {
+    pending = completeConnection(handOver).then(
+      () => connectedMessage(handOver.provider),
+      (error: unknown) => returnErrorMessage(error instanceof ApiError ? error.code : null),
+    );
+    completions.set(handOver.state, pending);
+  }
+  return pending;
+}
+
+/**
+ * Connected apps (§2, §4): Connect leaves for the provider's OAuth page. The API's callback comes back here with the
+ * provider's code and state in the fragment (#provider&code&state&scope), which this page completes with the
+ * session's token (the API links the account only for the session that started: integrations routes); errors come
+ * back as ?error=. The outcome is announced, the backfill it started is shown until done; a connected service
+ * offers Sync Now and Disconnect.
  */
 export function ConnectedAppsRoute() {
   const toast = useToast();
@@ -40,12 +71,31 @@ export function ConnectedAppsRoute() {
   const connections = useConnections();
   const sync = useSyncConnection();
   const disconnect = useDisconnectConnection();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   // Read once: the query is then dropped from the address so a reload does not announce the return again.
   const [announced, setAnnounced] = useState<ConnectionReturn | null>(() => connectionReturn(params));
   useEffect(() => {
     if (params.has('success') || params.has('error')) setParams({}, { replace: true });
   }, [params, setParams]);
+  // The hand-over is read once and dropped from the address at once (the code is a secret, if a short-lived one).
+  const [handOver] = useState(() => connectionHandOver(window.location.hash));
+  const [completing, setCompleting] = useState(handOver !== null);
+  useEffect(() => {
+    if (!handOver) return;
+    navigate('/connected-apps', { replace: true });
+    let live = true;
+    void finishConnection(handOver).then((result) => {
+      if (!live) return;
+      setCompleting(false);
+      setAnnounced(result);
+      if (result.tone === 'success') void queryClient.invalidateQueries({ queryKey: ['connections'] });
+    });
+    return () => {
+      live = false;
+    };
+  }, [handOver, navigate, queryClient]);
 
   const connect = async (provider: string, name: string) => {
     if (!session) {
@@ -81,6 +131,12 @@ export function ConnectedAppsRoute() {
   const list = connections.data ?? [];
   return (
     <Page title="Connected Apps" back="/profile">
+      {completing && handOver ? (
+        <p className="card return-message" role="status">
+          Connecting{' '}
+          {Object.hasOwn(SERVICE_NAMES, handOver.provider) ? SERVICE_NAMES[handOver.provider] : 'your account'}…
+        </p>
+      ) : null}
       {announced ? (
         <p className={`card return-message ${announced.tone}`} role={announced.tone === 'error' ? 'alert' : 'status'}>
           {announced.message}

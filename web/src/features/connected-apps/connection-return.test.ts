@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionReturn } from './connection-return.ts';
+import { connectionHandOver, connectionReturn, returnErrorMessage } from './connection-return.ts';
 
 const back = (query: string) => connectionReturn(new URLSearchParams(query));
 
@@ -26,5 +26,25 @@ describe('the connected apps return messages', () => {
   it('says nothing on a plain visit', () => {
     expect(back('')).toBeNull();
     expect(back('tab=x')).toBeNull();
+  });
+
+  it("reads the callback's hand-over from the fragment, and nothing from an incomplete one", () => {
+    expect(connectionHandOver('#provider=strava&code=c1&state=s1&scope=read%2Cactivity%3Aread')).toEqual({
+      provider: 'strava',
+      code: 'c1',
+      state: 's1',
+      scope: 'read,activity:read',
+    });
+    expect(connectionHandOver('#provider=strava&code=c1&state=s1')?.scope).toBe('');
+    for (const hash of ['', '#', '#provider=strava&code=c1', '#code=c1&state=s1', '#provider=strava&state=s1']) {
+      expect(connectionHandOver(hash)).toBeNull();
+    }
+  });
+
+  it("words a refused completion by its code, like the callback's errors", () => {
+    expect(returnErrorMessage('invalid_state').message).toBe(
+      'The connection request expired or did not start here. Please connect again.',
+    );
+    expect(returnErrorMessage(null)).toEqual({ tone: 'error', message: 'An error occurred' });
   });
 });

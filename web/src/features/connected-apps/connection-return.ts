@@ -15,20 +15,45 @@ const ERROR_MESSAGES: Readonly<Record<string, string>> = {
   invalid_state: 'The connection request expired or did not start here. Please connect again.',
 };
 
+/** The success message of a connection (§4): the service, and the 30-day backfill it started (§9). */
+export function connectedMessage(provider: string): ConnectionReturn {
+  const name = Object.hasOwn(SERVICE_NAMES, provider) ? SERVICE_NAMES[provider]! : 'Your account';
+  return { tone: 'success', message: `${name} connected! Importing your runs from the last 30 days.` };
+}
+
+/** The message for a return error code (the callback's `?error=`, or the completion's refusal `code`). */
+export function returnErrorMessage(code: string | null): ConnectionReturn {
+  return {
+    tone: 'error',
+    message: code !== null && Object.hasOwn(ERROR_MESSAGES, code) ? ERROR_MESSAGES[code]! : 'An error occurred',
+  };
+}
+
+/** What the API's callback hands over in the fragment (`#provider&code&state&scope`), for the app to complete. */
+export interface ConnectionHandOver {
+  readonly provider: string;
+  readonly code: string;
+  readonly state: string;
+  readonly scope: string;
+}
+
+/** The hand-over in a location fragment, or null when there is none. */
+export function connectionHandOver(hash: string): ConnectionHandOver | null {
+  const params = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+  const provider = params.get('provider');
+  const code = params.get('code');
+  const state = params.get('state');
+  if (!provider || !code || !state) return null;
+  return { provider, code, state, scope: params.get('scope') ?? '' };
+}
+
 /**
  * The message for `/connected-apps?success=<provider>` or `?error=<code>`, or null for a plain visit. A success
  * names the service and the 30-day backfill it started (§9); an unknown error reads 'An error occurred'.
  */
 export function connectionReturn(query: URLSearchParams): ConnectionReturn | null {
   const error = query.get('error');
-  if (error !== null) {
-    return {
-      tone: 'error',
-      message: Object.hasOwn(ERROR_MESSAGES, error) ? ERROR_MESSAGES[error]! : 'An error occurred',
-    };
-  }
+  if (error !== null) return returnErrorMessage(error);
   const success = query.get('success');
-  if (success === null) return null;
-  const name = Object.hasOwn(SERVICE_NAMES, success) ? SERVICE_NAMES[success]! : 'Your account';
-  return { tone: 'success', message: `${name} connected! Importing your runs from the last 30 days.` };
+  return success === null ? null : connectedMessage(success);
 }

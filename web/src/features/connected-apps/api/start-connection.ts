@@ -1,4 +1,5 @@
 import { api } from '../../../lib/api.ts';
+import type { ConnectionHandOver } from '../connection-return.ts';
 
 /**
  * GET /api/integrations/auth/{provider}/start: the provider's OAuth address, which the app then leaves for (§4).
@@ -8,4 +9,14 @@ export async function startConnection(provider: string): Promise<string> {
   const { authUrl } = await api<{ authUrl?: string }>(`/api/integrations/auth/${encodeURIComponent(provider)}/start`);
   if (!authUrl) throw new Error(`Failed to connect to ${provider}`);
   return authUrl;
+}
+
+/**
+ * POST /api/integrations/auth/{provider}/complete: the code and state the callback handed over, sent with this
+ * session's token. The API links the account only when this very session started the round trip (once, within 10
+ * minutes); a refusal throws an ApiError whose `code` is the return error to show (invalid_state, access_denied…).
+ */
+export async function completeConnection(handOver: ConnectionHandOver): Promise<void> {
+  const { provider, ...body } = handOver;
+  await api<unknown>(`/api/integrations/auth/${encodeURIComponent(provider)}/complete`, { method: 'POST', body });
 }
