@@ -4,6 +4,7 @@ import { serve } from '@hono/node-server';
 import { loadConfigOrExit } from './config-or-exit.ts';
 import { createRuntime } from './runtime.ts';
 import { surviveDatabaseFaults } from './survive-database-faults.ts';
+import { webSecurityHeaders } from './http/security-headers.ts';
 import { webAppServer } from './web-static.ts';
 
 /** The built web app; `npm start` builds it first, so one command serves the whole product. */
@@ -27,9 +28,16 @@ async function main(): Promise<void> {
 
   // The web app is optional here: an API-only deployment (or a fresh checkout without a build) just skips it.
   const webServer = existsSync(resolve(WEB_DIST, 'index.html'))
-    ? serve({ fetch: webAppServer(WEB_DIST).fetch, port: config.WEB_PORT, hostname: config.HOST }, (info) => {
-        logger.info({ port: info.port }, `StrideStake web app on http://localhost:${info.port}`);
-      })
+    ? serve(
+        {
+          fetch: webAppServer(WEB_DIST, webSecurityHeaders(config)).fetch,
+          port: config.WEB_PORT,
+          hostname: config.HOST,
+        },
+        (info) => {
+          logger.info({ port: info.port }, `StrideStake web app on http://localhost:${info.port}`);
+        },
+      )
     : null;
 
   let stopping = false;

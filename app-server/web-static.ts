@@ -4,6 +4,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { Hono } from 'hono';
+import type { WebSecurityHeaders } from './http/security-headers.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -67,9 +68,20 @@ interface Loaded {
  * reload; a missing file under /assets/ is a 404, never the page (a stale chunk must fail
  * as a script, and must not be cached as one). `npm start` runs it beside the API on WEB_PORT.
  */
-export function webAppServer(distDir: string) {
+export function webAppServer(distDir: string, security?: WebSecurityHeaders) {
   const root = resolve(distDir);
   const compressed = new Map<string, Promise<Uint8Array>>();
+  // Each page's CSP names its inline scripts' hashes: worked out once per version of the file.
+  const pagePolicies = new Map<string, string>();
+  const pagePolicy = (path: string, file: Loaded, policy: (html: string) => string): string => {
+    const key = `${path}|${file.mtimeMs}`;
+    let value = pagePolicies.get(key);
+    if (value === undefined) {
+      value = policy(Buffer.from(file.body).toString('utf8'));
+      pagePolicies.set(key, value);
+    }
+    return value;
+  };
 
   /** The file at `path` inside root, or null (absent, a folder, or outside root). */
   const load = async (path: string): Promise<Loaded | null> => {
@@ -104,6 +116,8 @@ export function webAppServer(distDir: string) {
   };
 
   const app = new Hono();
+  // One header policy with the API (http/security-headers.ts): no framing, nosniff, referrer, HSTS on https, CSP.
+  if (security) app.use(security.middleware);
   app.get('*', async (c) => {
     let path: string;
     try {
@@ -130,6 +144,9 @@ export function webAppServer(distDir: string) {
       'x-content-type-options': 'nosniff',
     };
     if (path === '/sw.js') headers['service-worker-allowed'] = '/';
+    if (security && extension === '.html') {
+      headers['content-security-policy'] = pagePolicy(path, file, (html) => security.pagePolicy(html));
+    }
     let body = file.body;
     let encoding: Encoding | null = null;
     if (COMPRESSIBLE.has(extension) && file.body.length >= MIN_COMPRESS_BYTES) {

@@ -18,6 +18,7 @@ import { HttpError } from './errors.ts';
 import { CATCHING_UP_HEADER } from './read-your-writes.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import { requestLogger } from './middleware/request-logger.ts';
+import { apiSecurityHeaders } from './security-headers.ts';
 import { storableInput } from './middleware/storable-input.ts';
 import { createRequestLimiter } from './middleware/rate-limit.ts';
 import { goalsRoutes } from './routes/goals.ts';
@@ -79,6 +80,8 @@ const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use(requestId());
+  // nosniff, no framing, referrer policy, HSTS on https: on every answer, errors included (security-headers.ts).
+  app.use(apiSecurityHeaders(deps.config));
   // The web app runs on its own origin (APP_URL). /auth/v1 answers CORS itself with the GoTrue client's headers.
   const productCors = cors({
     origin: allowedOrigins(deps.config),

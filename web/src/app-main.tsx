@@ -1,3 +1,5 @@
+// First: zod must not try eval under the CSP (see the module).
+import './lib/zod-without-eval.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';

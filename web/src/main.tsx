@@ -1,3 +1,5 @@
+// First: zod must not try eval under the CSP (see the module).
+import './lib/zod-without-eval.ts';
 import { lazy, StrictMode, Suspense, useState } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter, useLocation } from 'react-router';

@@ -6,6 +6,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import type { Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import type { Config } from '../../../app-server/config.ts';
+import { webSecurityHeaders } from '../../../app-server/http/security-headers.ts';
 import { type DatabaseTarget, type TestRuntime, startTestRuntime } from '../../support/test-runtime.ts';
 import { launchChromium } from './chromium.ts';
 import { buildWebApp, webAppServerFor } from './web-build.ts';
@@ -31,6 +32,8 @@ export interface E2eStackOptions {
   readonly now?: string;
   /** PGlite on disk instead of in memory (a CLI can open it after close). */
   readonly dataDir?: string;
+  /** Serve the web app with the production header policy (CSP, no framing: app-server/http/security-headers.ts). */
+  readonly securityHeaders?: boolean;
 }
 
 function defaultTarget(): DatabaseTarget {
@@ -72,7 +75,16 @@ export async function startE2eStack(options: E2eStackOptions = {}): Promise<E2eS
   const build = await webBuild();
   let apiFetch: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
   const api = await listen((request) => apiFetch(request));
-  const web = await listen(webAppServerFor(build.dir, api.url).fetch);
+  let webFetch: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
+  const web = await listen((request) => webFetch(request));
+  const security = options.securityHeaders
+    ? webSecurityHeaders({
+        PUBLIC_URL: api.url,
+        APP_URL: web.url,
+        STRIPE_SECRET_KEY: options.config?.STRIPE_SECRET_KEY,
+      })
+    : undefined;
+  webFetch = webAppServerFor(build.dir, api.url, security).fetch;
   const runtime = await startTestRuntime(options.target ?? defaultTarget(), {
     now: options.now ?? new Date().toISOString(),
     config: { APP_URL: web.url, PUBLIC_URL: api.url, ...options.config },

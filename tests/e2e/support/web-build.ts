@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, normalize, resolve } from 'node:path';
 import { Hono } from 'hono';
 import { build } from 'vite';
+import type { WebSecurityHeaders } from '../../../app-server/http/security-headers.ts';
 import { webAppServer } from '../../../app-server/web-static.ts';
 
 /**
@@ -48,10 +49,12 @@ const PAGES: Readonly<Record<string, string>> = {
  * scripts and the pages (app.html starts the first screen's requests inline) name `apiUrl` where the build has the
  * placeholder. Rewritten files are kept in memory.
  */
-export function webAppServerFor(buildDir: string, apiUrl: string) {
+export function webAppServerFor(buildDir: string, apiUrl: string, security?: WebSecurityHeaders) {
   const rewritten = new Map<string, Promise<string>>();
   const root = resolve(buildDir);
   const app = new Hono();
+  // With the production header policy (CSP, no framing…), as app-server/main.ts serves web/dist.
+  if (security) app.use(security.middleware);
   app.get('*', async (c, next) => {
     // A client route (no file extension) gets app.html, `/` the landing page; files and assets are served below.
     const page =
@@ -63,7 +66,12 @@ export function webAppServerFor(buildDir: string, apiUrl: string) {
       text = readFile(file, 'utf8').then((source) => source.replaceAll(API_URL_PLACEHOLDER, apiUrl));
       rewritten.set(file, text);
     }
-    return c.body(await text, 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+    const html = await text;
+    return c.body(html, 200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      ...(security ? { 'content-security-policy': security.pagePolicy(html) } : {}),
+    });
   });
   app.get('/assets/*', async (c, next) => {
     const file = normalize(join(root, c.req.path));
@@ -80,6 +88,6 @@ export function webAppServerFor(buildDir: string, apiUrl: string) {
       return next();
     }
   });
-  app.route('/', webAppServer(buildDir));
+  app.route('/', webAppServer(buildDir, security));
   return app;
 }
