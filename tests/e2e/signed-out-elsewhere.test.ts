@@ -11,18 +11,19 @@ const NO_GOAL = EMPTY_DATA.slice(0, 2);
 const seenOf = (seen: string[], texts: readonly string[]) => seen.filter((text) => texts.includes(text));
 
 /**
- * In the page, from its first script on: every text from EMPTY_DATA that was ever on screen, however briefly (a
- * frame of "No active goal" before a redirect counts).
+ * In the page, from its first script on: every text of `texts` that was ever on screen, however briefly (a frame of
+ * "No active goal" before a redirect counts). A script, not a function: the test side has no DOM types.
  */
-function watchForEmptyData(texts: readonly string[]): void {
-  const seen = new Set<string>();
-  (globalThis as unknown as { __emptyDataSeen: () => string[] }).__emptyDataSeen = () => [...seen];
+const watchForEmptyData = (texts: readonly string[]) => `(() => {
+  const texts = ${JSON.stringify(texts)};
+  const seen = new Set();
+  globalThis.__emptyDataSeen = () => [...seen];
   const check = () => {
-    const body = document.body?.innerText ?? '';
+    const body = document.body ? document.body.innerText : '';
     for (const text of texts) if (body.includes(text)) seen.add(text);
   };
   new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
-}
+})();`;
 
 const emptyDataSeen = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as { __emptyDataSeen: () => string[] }).__emptyDataSeen());
@@ -35,7 +36,7 @@ describe('journey: signed out on the desktop, the phone says so instead of showi
   beforeAll(async () => {
     stack = await startE2eStack();
     phone = await signedInUser(stack, 'Pat Phone');
-    await phone.context.addInitScript(watchForEmptyData, EMPTY_DATA);
+    await phone.context.addInitScript(watchForEmptyData(EMPTY_DATA));
     // Something at stake this week: a 10 km goal.
     await phone.page.goto(`${stack.webUrl}/app`);
     const goal = await apiFromPage(phone.page, stack.apiUrl, 'POST', '/goals', { type: 'distance', target_value: 10 });
