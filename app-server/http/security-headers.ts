@@ -135,3 +135,22 @@ export function apiSecurityHeaders(config: SecurityHeadersConfig): MiddlewareHan
     return next();
   };
 }
+
+/**
+ * The web server's headers as nginx `add_header` lines, for deploy/nginx.conf (written at deploy by
+ * app-server/cli/nginx-security-headers.ts): the same policy, with every page's inline scripts allowed by hash (nginx
+ * sends one CSP for all pages; a hash of another page's script allows nothing more than the build's own code).
+ */
+export function nginxHeaderLines(config: SecurityHeadersConfig, pages: readonly string[]): string[] {
+  const hashes = [...new Set(pages.flatMap((html) => inlineScriptHashes(html)))];
+  const headers: [string, string][] = [
+    ['Content-Security-Policy', cspHeader(webCspDirectives(config, hashes))],
+    ['X-Frame-Options', 'DENY'],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', REFERRER_POLICY],
+    ['Cross-Origin-Opener-Policy', 'same-origin'],
+    ['Cross-Origin-Resource-Policy', 'same-origin'],
+    ...(isHttps(config.APP_URL) ? [['Strict-Transport-Security', HSTS] as [string, string]] : []),
+  ];
+  return headers.map(([name, value]) => `add_header ${name} "${value.replaceAll('"', '\\"')}" always;`);
+}

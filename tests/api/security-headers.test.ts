@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../app-server/config.ts';
-import { webSecurityHeaders } from '../../app-server/http/security-headers.ts';
+import { nginxHeaderLines, webSecurityHeaders } from '../../app-server/http/security-headers.ts';
 import { webAppServer } from '../../app-server/web-static.ts';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 
@@ -136,5 +136,31 @@ describe('web static server security headers', () => {
     expect(page.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
     expect(csp(page)).toContain('upgrade-insecure-requests');
     expect(csp(page)).toContain("connect-src 'self' https://api.stridestake.example");
+  });
+});
+
+describe('nginx security headers (deploy/nginx.conf)', () => {
+  it('are the same policy, with every page’s inline-script hash, and every web location includes them', () => {
+    const lines = nginxHeaderLines(
+      {
+        APP_URL: 'https://stridestake.example',
+        PUBLIC_URL: 'https://api.stridestake.example',
+        STRIPE_SECRET_KEY: undefined,
+      },
+      ['<script>a()</script>', '<p>no script</p>', '<script src="/x.js"></script>'],
+    );
+    const hash = createHash('sha256').update('a()').digest('base64');
+    expect(lines[0]).toContain(`script-src 'self' 'sha256-${hash}'`);
+    expect(lines[0]).toContain("frame-ancestors 'none'");
+    expect(lines[0]).toContain("connect-src 'self' https://api.stridestake.example");
+    expect(lines).toContain('add_header X-Frame-Options "DENY" always;');
+    expect(lines).toContain('add_header X-Content-Type-Options "nosniff" always;');
+    expect(lines).toContain('add_header Referrer-Policy "strict-origin-when-cross-origin" always;');
+    expect(lines).toContain('add_header Strict-Transport-Security "max-age=31536000; includeSubDomains" always;');
+    const conf = readFileSync(join(import.meta.dirname, '../../deploy/nginx.conf'), 'utf8');
+    const web = conf.slice(conf.indexOf('listen 5173'));
+    const locations = web.match(/^\s*location /gm)?.length ?? 0;
+    expect(locations).toBeGreaterThan(0);
+    expect(web.match(/include \/usr\/share\/nginx\/html\/\.security-headers\.conf;/g)?.length).toBe(locations);
   });
 });
