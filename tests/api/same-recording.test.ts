@@ -121,6 +121,14 @@ describe.each(databaseTargets())('the same recording is one run, on %s', (target
     expect((await rt.store.readStream(`run-${uploaded.body.data.id}`)).map((e) => e.type)).toEqual(['RunRecorded']);
   });
 
+  it('GET /openapi.json says how POST /runs and /runs/gps/finish answer a repeat', async () => {
+    const { paths } = (await rt.request('GET', '/openapi.json')).body;
+    for (const path of ['/runs', '/runs/gps/finish']) {
+      expect(paths[path].post.description).toContain('**201 with the run already saved** (same id)');
+      expect(paths[path].post.responses['409']).toBeDefined();
+    }
+  });
+
   it('a recording whose run was deleted is not saved again: 409 run_deleted, nothing appended', async () => {
     const theirs = (await runsOf(ben))[0]!;
     expect((await rt.request('DELETE', `/runs/${theirs.id}`, { token: ben.token })).status).toBe(200);

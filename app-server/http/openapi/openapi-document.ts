@@ -77,6 +77,7 @@ function documented(doc: RouteDoc, multiplier: number): Operation {
   responses['503'] ??= errorAnswer(ERROR_DESCRIPTIONS[503]!);
   return {
     summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
     tags: [doc.tag],
     ...(doc.auth ? { security: [{ bearer: [] }] } : {}),
     ...(params.length > 0 ? { parameters: params } : {}),

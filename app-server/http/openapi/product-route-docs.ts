@@ -18,7 +18,7 @@ import { pathIdSchema } from '../../../domain/validation/text.ts';
 import { distanceUnitPreferenceSchema } from '../../../domain/validation/units.ts';
 import { deleteAccountBodySchema, profilePatchSchema } from '../routes/me/profile.ts';
 import { feedQuerySchema, reactionBody, reactionParams } from '../routes/feed.ts';
-import { recapQuerySchema } from '../routes/groups.ts';
+import { groupsQuerySchema, recapQuerySchema } from '../routes/groups.ts';
 import { afterQuery, historyQuery } from '../routes/notifications.ts';
 import { listQuery, openBody } from '../routes/stakes.ts';
 import { localAuthenticateSetupSchema, localConfirmSetupSchema } from '../routes/local-card.ts';
@@ -46,6 +46,15 @@ function route(
     ...extra,
   };
 }
+
+/** How a run made from a GPS recording answers a repeat (app-server/commands/runs/recording-id.ts). */
+const SAME_RECORDING =
+  'The same recording is one run. A track equal to one of your runs (the same fixes in the same order: times to the ' +
+  'millisecond, coordinates to 1e-6°; accuracy, notes and the other fields left out) answers **201 with the run ' +
+  'already saved** (same id), as a retry with the same `Idempotency-Key` does, with or without a key, also when ' +
+  'copies arrive at once. A track with any fix moved or retimed is another recording, a new run. Recordings are per ' +
+  "user: another runner's identical track is their own run. A recording whose run you deleted answers 409 " +
+  '(`run_deleted`) and is not saved again.';
 
 /**
  * The goals, runs, groups, feed, preferences, notifications and money routes, described with the same zod schemas
@@ -90,7 +99,9 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
   route('post', '/runs', 'runs', 'Save a run (GPS positions; distance computed on the server)', {
     limit: LIMIT.write,
     body: runBodySchema,
+    errors: [409],
     idempotent: true,
+    description: SAME_RECORDING,
   }),
   route('post', '/runs/gps/start', 'runs', 'Start a server-side GPS tracking session', {
     limit: LIMIT.write,
@@ -106,7 +117,9 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
   route('post', '/runs/gps/finish', 'runs', 'Finish the tracking session with its positions', {
     limit: LIMIT.write,
     body: gpsFinishBodySchema,
+    errors: [409],
     idempotent: true,
+    description: `${SAME_RECORDING} The session ends either way; a finish retried after a lost answer returns its run.`,
   }),
   route('get', '/runs', 'runs', 'Your runs, newest first, in pages', { limit: LIMIT.read, query: runListQuerySchema }),
   route('get', '/runs/:id', 'runs', 'One of your runs with its GPS track (thinned to 1,500 fixes) for the map', {
@@ -130,7 +143,10 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
     errors: [404, 409],
     idempotent: true,
   }),
-  route('get', '/groups', 'groups', 'Your groups', { limit: LIMIT.read }),
+  route('get', '/groups', 'groups', 'Your groups, newest membership first, in pages (members: the first 50)', {
+    limit: LIMIT.read,
+    query: groupsQuerySchema,
+  }),
   route('get', '/groups/:id', 'groups', 'A group with its members (invite code for the owner only)', {
     limit: LIMIT.read,
   }),

@@ -22,6 +22,8 @@ export interface RouteDoc {
   /** Hono's form, `/me/badges/:id/celebrate`. */
   readonly path: string;
   readonly summary: string;
+  /** What a client must know beyond the summary (OpenAPI `description`, CommonMark), e.g. how a repeat is answered. */
+  readonly description?: string;
   readonly tag: string;
   /** Needs a bearer token. */
   readonly auth: boolean;
