@@ -33,14 +33,18 @@ export async function screenshot(page: Page, name: string, show?: Locator): Prom
 /**
  * An init script that marks the onboarding tour seen for whoever is signed in on the page, and for whoever signs in
  * later on it: the flag is the user's own (`stridestake.user.<id>.tour-seen`, web/src/lib/storage.ts), so it is set
- * when the session is stored, and the user's namespace is registered as the app does, so sign-out clears it.
+ * when the session is stored (a demo visitor's too), and the namespace is registered as the app does, so sign-out
+ * clears it.
  */
 export function skipTour(): void {
   const mark = () => {
     try {
-      const session = JSON.parse(localStorage.getItem('stridestake.auth') ?? 'null') as { user?: { id?: string } } | null;
-      const id = session?.user?.id;
-      if (!id || localStorage.getItem(`stridestake.user.${id}.tour-seen`) !== null) return;
+      const session = JSON.parse(localStorage.getItem('stridestake.auth') ?? 'null') as {
+        user?: { id?: string };
+      } | null;
+      // A demo visitor (no session) has the namespace 'demo'.
+      const id = session?.user?.id ?? 'demo';
+      if (localStorage.getItem(`stridestake.user.${id}.tour-seen`) !== null) return;
       const known = JSON.parse(localStorage.getItem('stridestake.user-namespaces') ?? '[]') as string[];
       if (!known.includes(id)) localStorage.setItem('stridestake.user-namespaces', JSON.stringify([...known, id]));
       localStorage.setItem(`stridestake.user.${id}.tour-seen`, 'true');
