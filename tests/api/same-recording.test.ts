@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deterministicUuid } from '../../app-server/commands/deterministic-uuid.ts';
+import { actorMetadata } from '../../app-server/commands/event-metadata.ts';
+import { executeCommand } from '../../app-server/commands/execute-command.ts';
+import { runDecider } from '../../domain/run/decide.ts';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 import { createTestUser, freshToken, runBody, settle, type TestUser } from '../support/users.ts';
 
@@ -127,6 +132,38 @@ describe.each(databaseTargets())('the same recording is one run, on %s', (target
       expect(paths[path].post.description).toContain('**201 with the run already saved** (same id)');
       expect(paths[path].post.responses['409']).toBeDefined();
     }
+  });
+
+  it('a keyed run saved before runs were named by their recording is found by its key, not saved again', async () => {
+    const key = randomUUID();
+    const legacy = runBody('2026-11-18T06:00:00Z', 3);
+    // What POST /runs with this key stored then: the run under the key's id (request-key.ts keyedId).
+    const legacyId = deterministicUuid('idempotency-key', ana.id, key, 'id');
+    const now = rt.clock.now();
+    await executeCommand(
+      rt.store,
+      runDecider,
+      `run-${legacyId}`,
+      {
+        type: 'LogGpsRun',
+        runId: legacyId,
+        userId: ana.id,
+        startedAt: Temporal.Instant.from(legacy.started_at),
+        durationSec: legacy.duration_sec,
+        positions: legacy.gps_data.positions,
+        notes: null,
+        weekSettled: false,
+        live: false,
+        now: Temporal.Instant.fromEpochMilliseconds(now.getTime()),
+      },
+      actorMetadata(ana.id, randomUUID(), now),
+    );
+    await settle(rt);
+    const before = (await runsOf(ana)).length;
+    const resent = await post(ana, '/runs', legacy, key);
+    expect(resent.status).toBe(201);
+    expect(resent.body.data.id).toBe(legacyId);
+    expect(await runsOf(ana)).toHaveLength(before);
   });
 
   it('a recording whose run was deleted is not saved again: 409 run_deleted, nothing appended', async () => {
