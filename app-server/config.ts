@@ -142,6 +142,11 @@ export const configSchema = z.object({
    * them off (load tests, a trusted network). The auth service's own limits (docs/auth.md) are not scaled.
    */
   RATE_LIMIT_MULTIPLIER: z.coerce.number({ message: 'must be a number' }).min(0).max(1_000_000).default(1),
+  /**
+   * Count the generous read budgets in the database too (shared by every instance) instead of in each instance's
+   * memory; costs every read an upsert (measured in the README, "Request limits").
+   */
+  RATE_LIMIT_SHARED_READS: booleanFlag.default(false),
   /** Live-update (SSE) streams one user may hold open at once, per API instance. */
   REALTIME_MAX_STREAMS_PER_USER: z.coerce.number({ message: 'must be a number' }).int().min(1).max(1000).default(5),
   /** Groups one user may be in at once, created and joined together. */

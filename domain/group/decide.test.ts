@@ -2,6 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import { describe, it } from 'vitest';
 import { given } from '../shared/testing/given-when-then.ts';
 import { groupDecider } from './decide.ts';
+import { GROUP_MEMBERS_MAX } from './policy.ts';
 import type { GroupEvent } from './events.ts';
 
 const now = '2025-03-03T10:00:00.000Z';
@@ -113,6 +114,19 @@ describe('JoinGroup', () => {
     given(groupDecider, [created])
       .when(join('owner', 'ABCD2345'))
       .thenRejects('already_member', 'You are already a member of this group');
+  });
+  it('refuses a join once the group has GROUP_MEMBERS_MAX members, and takes one again after a member leaves', () => {
+    const members: GroupEvent[] = Array.from({ length: GROUP_MEMBERS_MAX - 1 }, (_, i) => ({
+      type: 'MemberJoined',
+      data: { groupId: 'g1', userId: `m${i}`, joinedAt: later },
+    }));
+    given(groupDecider, [created, ...members])
+      .when(join('bob', 'ABCD2345'))
+      .thenRejects('group_full', `This group is full (at most ${GROUP_MEMBERS_MAX} members)`);
+    const left: GroupEvent = { type: 'MemberLeft', data: { groupId: 'g1', userId: 'm0', leftAt: later } };
+    given(groupDecider, [created, ...members, left])
+      .when(join('bob', 'ABCD2345'))
+      .then([bobJoined]);
   });
   it('refuses to join a group that does not exist', () => {
     given(groupDecider).when(join('bob', 'ABCD2345')).thenRejects('group_not_found', 'Group not found');

@@ -36,6 +36,30 @@ export async function listGroupsOf(db: Kysely<object>, userId: string): Promise<
   return rows;
 }
 
+/** Where a page of the caller's groups continues: after this membership (newest first). */
+export type GroupsCursor = { readonly joinedAt: Date; readonly groupId: string };
+
+/** One page of the caller's groups, newest membership first, and where the next page starts (null: the last page). */
+export async function listGroupsPage(
+  db: Kysely<object>,
+  userId: string,
+  page: { limit: number; after: GroupsCursor | null },
+): Promise<{ rows: GroupRow[]; next: GroupsCursor | null }> {
+  const after = page.after;
+  const { rows } = await sql<GroupRow & { joined_at: Date }>`
+    SELECT ${groupColumns}, m.joined_at FROM groups g
+    JOIN group_members m ON m.group_id = g.id AND m.user_id = ${userId}
+    ${after ? sql`WHERE (m.joined_at, g.id) < (${after.joinedAt}::timestamptz, ${after.groupId})` : sql``}
+    ORDER BY m.joined_at DESC, g.id DESC LIMIT ${page.limit + 1}`.execute(db);
+  const more = rows.length > page.limit;
+  const kept = rows.slice(0, page.limit);
+  const last = kept.at(-1);
+  return {
+    rows: kept,
+    next: more && last ? { joinedAt: new Date(last.joined_at), groupId: last.id } : null,
+  };
+}
+
 /** The group if `userId` is a member of it, else null: non-members cannot tell it exists. */
 export async function findGroupOfMember(db: Kysely<object>, groupId: string, userId: string): Promise<GroupRow | null> {
   const { rows } = await sql<GroupRow>`
@@ -55,7 +79,11 @@ export async function findGroupIdByInviteCode(db: Kysely<object>, code: string):
  * level and XP from the gamification read model, by level then XP descending (§7), ties by name for stability.
  * Their synced runs' XP is found from their synced runs (a partial index, runs-projector.ts), not from all their XP.
  */
-export async function groupMembers(db: Kysely<object>, groupId: string): Promise<MemberRow[]> {
+export async function groupMembers(
+  db: Kysely<object>,
+  groupId: string,
+  limit: number | null = null,
+): Promise<MemberRow[]> {
   const { rows } = await sql<MemberRow>`
     SELECT m.user_id, m.role, m.joined_at, coalesce(u.display_name, 'Deleted user') AS display_name, u.avatar_url,
            coalesce(x.level, 1)::int AS level, coalesce(x.total_xp, 0)::int AS total_xp,
@@ -66,7 +94,8 @@ export async function groupMembers(db: Kysely<object>, groupId: string): Promise
     LEFT JOIN users u ON u.id = m.user_id
     LEFT JOIN user_xp x ON x.user_id = m.user_id
     WHERE m.group_id = ${groupId}
-    ORDER BY level DESC, total_xp DESC, display_name, m.user_id`.execute(db);
+    ORDER BY level DESC, total_xp DESC, display_name, m.user_id
+    ${limit === null ? sql`` : sql`LIMIT ${limit}`}`.execute(db);
   return rows;
 }
 

@@ -217,6 +217,24 @@ describe.each(databaseTargets())('request limits as configured (multiplier 1) on
     expect(full.body).toMatchObject({ error: `This group is full (at most ${GROUP_MEMBERS_MAX} members)` });
   });
 
+  it('pages GET /groups with limit and cursor (newest membership first)', async () => {
+    const user = await createTestUser(rt, 'pager');
+    const as = client(runtime, user);
+    for (const name of ['First club', 'Second club', 'Third club']) {
+      expect((await as('POST', '/groups', { name })).status).toBe(201);
+      rt.clock.advance(1000);
+    }
+    const first = await as('GET', '/groups?limit=2');
+    expect(first.body.groups.map((g: { name: string }) => g.name)).toEqual(['Third club', 'Second club']);
+    expect(typeof first.body.next_cursor).toBe('string');
+    const second = await as('GET', `/groups?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    expect(second.body.groups.map((g: { name: string }) => g.name)).toEqual(['First club']);
+    expect(second.body.next_cursor).toBeNull();
+    expect((await as('GET', '/groups')).body.groups).toHaveLength(3);
+    expect((await as('GET', '/groups?cursor=nope')).body.error).toBe('Invalid cursor');
+    expect((await as('GET', '/groups?limit=51')).body.error).toBe('limit: must be between 1 and 50');
+  });
+
   it('caps open live-update streams per user; closing one makes room', async () => {
     const max = rt.config.REALTIME_MAX_STREAMS_PER_USER;
     const user = await createTestUser(rt, 'watcher');

@@ -110,7 +110,8 @@ export function createRequestLimiter(deps: RequestLimiterDeps): RequestLimiter {
       const user = await userOf(c);
       if (user) keys.push({ key: `${policy.class}:u:${user}`, max: scaled(spec.perUser, multiplier)!.max });
     }
-    const verdict = await counters[spec.countedIn].hit(keys, spec.perAddress.windowSeconds);
+    const counter = deps.config.RATE_LIMIT_SHARED_READS ? counters.database : counters[spec.countedIn];
+    const verdict = await counter.hit(keys, spec.perAddress.windowSeconds);
     if (!verdict.allowed) throw tooManyRequests(c, verdict.retryAfter);
     return next();
   };

@@ -18,7 +18,7 @@ import { pathIdSchema } from '../../../domain/validation/text.ts';
 import { distanceUnitPreferenceSchema } from '../../../domain/validation/units.ts';
 import { deleteAccountBodySchema, profilePatchSchema } from '../routes/me/profile.ts';
 import { feedQuerySchema, reactionBody, reactionParams } from '../routes/feed.ts';
-import { recapQuerySchema } from '../routes/groups.ts';
+import { groupsQuerySchema, recapQuerySchema } from '../routes/groups.ts';
 import { afterQuery, historyQuery } from '../routes/notifications.ts';
 import { listQuery, openBody } from '../routes/stakes.ts';
 import { localAuthenticateSetupSchema, localConfirmSetupSchema } from '../routes/local-card.ts';
@@ -143,7 +143,10 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
     errors: [404, 409],
     idempotent: true,
   }),
-  route('get', '/groups', 'groups', 'Your groups', { limit: LIMIT.read }),
+  route('get', '/groups', 'groups', 'Your groups, newest membership first, in pages (members: the first 50)', {
+    limit: LIMIT.read,
+    query: groupsQuerySchema,
+  }),
   route('get', '/groups/:id', 'groups', 'A group with its members (invite code for the owner only)', {
     limit: LIMIT.read,
   }),

@@ -3,7 +3,13 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { LogPosition } from '../../../domain/shared/event-store.ts';
 import { createGroupBodySchema, joinGroupBodySchema } from '../../../domain/validation/group.ts';
-import { findGroupOfMember, groupMembers, listGroupsOf } from '../../../projections/groups/group-queries.ts';
+import {
+  findGroupOfMember,
+  type GroupsCursor,
+  groupMembers,
+  listGroupsPage,
+} from '../../../projections/groups/group-queries.ts';
+import { GROUP_MEMBERS_MAX } from '../../../domain/group/policy.ts';
 import { userTimeZone } from '../../auth/user-time-zone.ts';
 import { createGroup, joinGroup, leaveGroup, rotateInviteCode } from '../../commands/groups/group-commands.ts';
 import { withGenericPlans } from '../../db/generic-plans.ts';
@@ -14,7 +20,7 @@ import { DomainRefusal } from '../../commands/domain-refusal.ts';
 import { INVITE_GUESSES } from '../limits/route-limits.ts';
 import { requireUser } from '../middleware/require-user.ts';
 import { awaitReadModels } from '../read-your-writes.ts';
-import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
+import { commandContext, creatingContext, limitQuery, parseRequest, pathId, readJson } from '../request.ts';
 import { groupJson, leaderboardJson } from './groups-json.ts';
 import { groupChallenges, groupRecap, viewerWeek } from './groups-stats.ts';
 
@@ -36,6 +42,26 @@ export const recapQuerySchema = z.object({
     .optional(),
 });
 
+/** GET /groups's query (also its OpenAPI description): pages of `limit` groups, `cursor` from `next_cursor`. */
+export const groupsQuerySchema = z.strictObject({
+  limit: limitQuery(50, 20),
+  cursor: z.string().max(200, 'Invalid cursor').optional(),
+});
+
+const encodeGroupsCursor = (c: GroupsCursor) =>
+  Buffer.from(JSON.stringify([c.joinedAt.toISOString(), c.groupId])).toString('base64url');
+
+function decodeGroupsCursor(raw: string): GroupsCursor {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(raw, 'base64url').toString()) as unknown[];
+    const joinedAt = new Date(String(at));
+    if (typeof id === 'string' && typeof at === 'string' && !Number.isNaN(joinedAt.getTime())) {
+      return { joinedAt, groupId: id };
+    }
+  } catch {}
+  throw new HttpError(400, 'Invalid cursor');
+}
+
 /**
  * Groups (§2, §3, §6, §7): create, join by code, list, detail, leave, leaderboard, challenges, weekly recap and
  * invite-code rotation. Only members see a group; everyone else gets 404 'Group not found'.
@@ -50,7 +76,8 @@ export function groupsRoutes(deps: AppDeps) {
   };
   const detail = async (groupId: string, userId: string) => {
     const group = await memberOr404(groupId, userId);
-    return groupJson(group, await groupMembers(db, groupId));
+    // A group has at most GROUP_MEMBERS_MAX members; a larger one from before the cap shows its first ones.
+    return groupJson(group, await groupMembers(db, groupId, GROUP_MEMBERS_MAX));
   };
   // Every group command's answer reads the groups read model (groups and members).
   const awaitGroups = (
@@ -91,9 +118,17 @@ export function groupsRoutes(deps: AppDeps) {
       return c.json({ success: true as const, data: await detail(groupId, context.userId) });
     })
     .get('/groups', guard, async (c) => {
-      const groups = await listGroupsOf(db, c.var.userId);
-      const data = await Promise.all(groups.map(async (g) => groupJson(g, await groupMembers(db, g.id))));
-      return c.json({ success: true as const, groups: data });
+      const query = parseRequest(groupsQuerySchema, c.req.query());
+      const after = query.cursor === undefined ? null : decodeGroupsCursor(query.cursor);
+      const page = await listGroupsPage(db, c.var.userId, { limit: query.limit, after });
+      const data = await Promise.all(
+        page.rows.map(async (g) => groupJson(g, await groupMembers(db, g.id, GROUP_MEMBERS_MAX))),
+      );
+      return c.json({
+        success: true as const,
+        groups: data,
+        next_cursor: page.next ? encodeGroupsCursor(page.next) : null,
+      });
     })
     .get('/groups/:id', guard, async (c) =>
       c.json({ success: true as const, data: await detail(pathId(c), c.var.userId) }),
