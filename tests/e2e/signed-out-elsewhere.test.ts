@@ -156,4 +156,38 @@ describe('journey: signed out on the desktop, the phone says so instead of showi
     await page.goto(`${stack.webUrl}/app`);
     await page.waitForURL(`${stack.webUrl}/`);
   });
+
+  it('the phone opened the next day (its access token expired): the refused refresh says so too', async () => {
+    const { page } = phone;
+    await page.goto(`${stack.webUrl}/login`);
+    await page.getByLabel('Email').fill(phone.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`${stack.webUrl}/app`);
+    await page.getByRole('region', { name: "This week's goal" }).waitFor();
+    const desk = await desktop.newPage();
+    desk.setDefaultTimeout(TIMEOUT);
+    await desk.goto(`${stack.webUrl}/login`);
+    await desk.getByLabel('Email').fill(phone.email);
+    await desk.getByLabel('Password').fill(PASSWORD);
+    await desk.getByRole('button', { name: 'Sign In' }).click();
+    await desk.waitForURL(`${stack.webUrl}/app`);
+    await desk.goto(`${stack.webUrl}/profile`);
+    await desk.getByRole('button', { name: 'Sign Out' }).click();
+    await desk.waitForURL(`${stack.webUrl}/`);
+
+    // An hour and more later: the stored access token has expired, so the auth client refreshes before any read.
+    await page.evaluate(() => {
+      const session = JSON.parse(localStorage.getItem('stridestake.auth') ?? 'null') as { expires_at: number };
+      localStorage.setItem(
+        'stridestake.auth',
+        JSON.stringify({ ...session, expires_at: Math.floor(Date.now() / 1000) - 60 }),
+      );
+    });
+    await page.reload();
+    await page.waitForURL(`${stack.webUrl}/`);
+    await page.getByText(SIGNED_OUT_ELSEWHERE).waitFor();
+    expect(await emptyDataSeen(page)).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem('stridestake.auth'))).toBeNull();
+  });
 });
