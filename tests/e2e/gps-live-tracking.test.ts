@@ -90,8 +90,14 @@ describe('the GPS tracker in a browser sends its fixes while the run lasts', () 
     await summary.getByText('Verified').waitFor();
     expect(await summary.getByText(/Counted all 1\.\d\d km toward your stake/).count()).toBe(1);
 
+    // The session ended on the run it recorded (a run is named by its recording, not by its session).
+    const finished = (await stack.runtime.store.readStream(`tracking-${user.id}`)).find(
+      (e) => e.type === 'TrackingFinished' && (e.data as { sessionId: string }).sessionId === sessionId,
+    );
+    const savedRunId = (finished!.data as { runId: string | null }).runId;
+    expect(savedRunId).not.toBeNull();
     const [run1] = (await stack.runtime.request('GET', '/runs', { token: user.token })).body.data;
-    expect(run1).toMatchObject({ id: sessionId, verification: { verdict: 'verified', reasons: [] } });
+    expect(run1).toMatchObject({ id: savedRunId, verification: { verdict: 'verified', reasons: [] } });
     expect(run1.verification.stake_distance_km).toBeGreaterThan(1);
 
     await summary.getByRole('button', { name: 'Done' }).click();
