@@ -59,6 +59,10 @@ describe.each(databaseTargets())('request limits as configured (multiplier 1) on
       ([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ id: `${m} ${path}`, op: item[m]! })),
     );
     expect(operations.length).toBeGreaterThan(60);
+    // One window per class: both keys of a request are counted in one statement over one window.
+    for (const spec of Object.values(LIMIT_CLASSES)) {
+      if ('perUser' in spec) expect(spec.perUser.windowSeconds).toBe(spec.perAddress.windowSeconds);
+    }
     expect(operations.filter((o) => !o.op['x-rate-limit']).map((o) => o.id)).toEqual([]);
     for (const { id, op } of operations) {
       const limit = op['x-rate-limit'] as { class: string; per_user: unknown; per_address: unknown };
