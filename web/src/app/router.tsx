@@ -12,6 +12,8 @@ import { ProtectedLayout } from './protected-layout.tsx';
 const LandingRoute = lazyScreen(() => import('./routes/auth-routes.tsx').then((m) => m.LandingRoute));
 const LoginRoute = lazyScreen(() => import('./routes/auth-routes.tsx').then((m) => m.LoginRoute));
 const SignupRoute = lazyScreen(() => import('./routes/auth-routes.tsx').then((m) => m.SignupRoute));
+const ForgotPasswordRoute = lazyScreen(() => import('./routes/auth-routes.tsx').then((m) => m.ForgotPasswordRoute));
+const ResetPasswordRoute = lazyScreen(() => import('./routes/auth-routes.tsx').then((m) => m.ResetPasswordRoute));
 const TermsRoute = lazyScreen(() => import('./routes/legal-routes.tsx').then((m) => m.TermsRoute));
 const PrivacyRoute = lazyScreen(() => import('./routes/legal-routes.tsx').then((m) => m.PrivacyRoute));
 const DataDeletionRoute = lazyScreen(() => import('./routes/legal-routes.tsx').then((m) => m.DataDeletionRoute));
@@ -49,6 +51,8 @@ export function AppRouter() {
             <Route path="/" element={<LandingRoute />} />
             <Route path="/login" element={<LoginRoute />} />
             <Route path="/signup" element={<SignupRoute />} />
+            <Route path="/forgot-password" element={<ForgotPasswordRoute />} />
+            <Route path="/reset-password" element={<ResetPasswordRoute />} />
             <Route path="/terms" element={<TermsRoute />} />
             <Route path="/privacy" element={<PrivacyRoute />} />
             <Route path="/data-deletion" element={<DataDeletionRoute />} />

@@ -17,6 +17,12 @@ export interface AuthState {
   signUp(input: { displayName: string; email: string; password: string }): Promise<void>;
   /** Confirms a sign-up with the code of the confirmation e-mail (POST /auth/v1/verify) and signs the user in. */
   confirmSignUp(email: string, code: string): Promise<void>;
+  /** Mails the sign-up confirmation again (POST /auth/v1/resend). */
+  resendConfirmation(email: string): Promise<void>;
+  /** Mails a password-recovery link (POST /auth/v1/recover) landing on /reset-password. */
+  requestPasswordReset(email: string): Promise<void>;
+  /** Sets the signed-in (recovery) user's new password (PUT /auth/v1/user). */
+  setNewPassword(password: string): Promise<void>;
   signOut(): Promise<void>;
 }
 
@@ -89,6 +95,26 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
       },
       async confirmSignUp(email, code) {
         const { error } = await (await loadAuthClient()).verifyOtp({ email, token: code, type: 'signup' });
+        if (error) throw error;
+        setSignedOutNotice(null);
+        setDemoMode(false);
+      },
+      async resendConfirmation(email) {
+        const { error } = await (await loadAuthClient()).resend({
+          type: 'signup',
+          email,
+          options: { emailRedirectTo: platform().shell.authRedirectUrl() },
+        });
+        if (error) throw error;
+      },
+      async requestPasswordReset(email) {
+        const { error } = await (await loadAuthClient()).resetPasswordForEmail(email, {
+          redirectTo: `${window.location.origin}/reset-password`,
+        });
+        if (error) throw error;
+      },
+      async setNewPassword(password) {
+        const { error } = await (await loadAuthClient()).updateUser({ password });
         if (error) throw error;
         setSignedOutNotice(null);
         setDemoMode(false);

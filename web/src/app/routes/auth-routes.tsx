@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { Spinner } from '../../components/spinner.tsx';
+import { ForgotPasswordForm, ResetPasswordForm } from '../../features/auth/components/password-reset-forms.tsx';
 import { LoginForm } from '../../features/auth/components/login-form.tsx';
 import { SignedOutNotice } from '../../features/auth/components/signed-out-notice.tsx';
 import { SignupForm } from '../../features/auth/components/signup-form.tsx';
@@ -45,11 +46,34 @@ export function LoginRoute() {
   );
 }
 
-/** /signup (§2). */
+/** /signup (§2); once the form is sent, the page's heading is the Check Your Email panel's. */
 export function SignupRoute() {
+  const [sent, setSent] = useState(false);
   return (
-    <AuthCard title="Create your account" subtitle="Set your first weekly goal in a minute." tab="Sign Up">
-      <SignupForm />
+    <AuthCard
+      title={sent ? 'Check Your Email' : 'Create your account'}
+      subtitle={sent ? 'One step left: confirm your email address.' : 'Set your first weekly goal in a minute.'}
+      tab="Sign Up"
+    >
+      <SignupForm onSentChange={setSent} />
+    </AuthCard>
+  );
+}
+
+/** /forgot-password: the address to mail a recovery link to, then "check your email". */
+export function ForgotPasswordRoute() {
+  return (
+    <AuthCard title="Reset your password" subtitle="We’ll email you a link to set a new one." tab="Reset Password">
+      <ForgotPasswordForm />
+    </AuthCard>
+  );
+}
+
+/** /reset-password: where the mailed recovery link lands, signed in with a recovery session. */
+export function ResetPasswordRoute() {
+  return (
+    <AuthCard title="Set a new password" subtitle="Choose a new password for your account." tab="Set a New Password">
+      <ResetPasswordForm />
     </AuthCard>
   );
 }

@@ -54,7 +54,7 @@ export function ConfirmCodeForm({ email }: { readonly email: string }) {
           </span>
         ) : null}
       </label>
-      <button type="submit" className="button secondary block" disabled={busy}>
+      <button type="submit" className="button primary block" disabled={busy}>
         {busy ? 'Confirming…' : 'Confirm Email'}
       </button>
     </form>

@@ -4,17 +4,25 @@ import { Link } from 'react-router';
 import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from '../../../../../domain/validation/auth.ts';
 import { useToast } from '../../../components/toast.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
+import { authFailureMessage } from '../lib/auth-messages.ts';
 import { ConfirmCodeForm } from './confirm-code-form.tsx';
 
-/** Sign-up (§2 /signup): the form, then the Check Your Email panel, which can go back to the form. */
-export function SignupForm() {
+/**
+ * Sign-up (§2 /signup): the form, then the Check Your Email panel, which can go back to the form; `onSentChange`
+ * tells the page which of the two shows (its heading follows).
+ */
+export function SignupForm({ onSentChange }: { readonly onSentChange?: (sent: boolean) => void } = {}) {
   const { signUp } = useAuth();
   const toast = useToast();
   const [displayName, setDisplayName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState(false);
+  const [sent, setSentState] = useState(false);
+  const setSent = (value: boolean) => {
+    setSentState(value);
+    onSentChange?.(value);
+  };
   const [passwordError, setPasswordError] = useState<string | null>(null);
 
   const submit = async (e: FormEvent) => {
@@ -36,7 +44,7 @@ export function SignupForm() {
       toast.clearErrors();
       setSent(true);
     } catch (error) {
-      const message = error instanceof Error && error.message ? error.message : 'Please try again.';
+      const message = authFailureMessage(error);
       // Other password rules (spaces only, a common password) are the server's: its message shows under the field.
       if (isAuthWeakPasswordError(error)) setPasswordError(message);
       toast.show({ tone: 'error', title: 'Sign up failed', description: message });
@@ -47,8 +55,8 @@ export function SignupForm() {
 
   if (sent) {
     return (
-      <section className="card confirm-panel" aria-labelledby="check-email">
-        <h2 id="check-email">Check Your Email</h2>
+      // The page's heading reads Check Your Email while this panel shows.
+      <section className="card confirm-panel" aria-label="Check Your Email">
         <p>
           We sent a confirmation link to <strong>{email.trim()}</strong>.
         </p>
@@ -58,7 +66,7 @@ export function SignupForm() {
           <li>Set your first weekly goal.</li>
         </ol>
         <ConfirmCodeForm email={email.trim()} />
-        <Link to="/login" className="button primary block">
+        <Link to="/login" className="button secondary block">
           Go to Sign In
         </Link>
         <button type="button" className="button ghost block" onClick={() => setSent(false)}>
