@@ -57,7 +57,8 @@ async function up(db: Kysely<unknown>): Promise<void> {
  * oauth_states: the OAuth round trips in progress (oauth-state.ts). Only a hash of the state is kept (a copy of the
  * table hands out no usable state); each row names the user AND the auth session that started it, so only that
  * session can complete it, once (deleted as it is used), within its expiry. A signed-out session takes its states
- * with it.
+ * with it. `return_to` says where the callback hands the round trip over: the web app, or the native shell's
+ * deep link (the system browser that came back from the provider holds no session of the app).
  */
 async function upOAuthStates(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -67,7 +68,8 @@ async function upOAuthStates(db: Kysely<unknown>): Promise<void> {
       user_id text NOT NULL REFERENCES auth_users(id) ON DELETE CASCADE,
       session_id text NOT NULL REFERENCES auth_sessions(id) ON DELETE CASCADE,
       created_at timestamptz NOT NULL,
-      expires_at timestamptz NOT NULL
+      expires_at timestamptz NOT NULL,
+      return_to text NOT NULL DEFAULT 'web' CHECK (return_to IN ('web', 'native'))
     )`.execute(db);
   await sql`CREATE INDEX oauth_states_session ON oauth_states (session_id, created_at)`.execute(db);
   await sql`CREATE INDEX oauth_states_expiry ON oauth_states (expires_at)`.execute(db);

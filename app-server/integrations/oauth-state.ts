@@ -14,6 +14,9 @@ export interface OAuthCaller {
   readonly sessionId: string;
 }
 
+/** Where the provider's return is handed over: the web app's page, or the native shell's deep link. */
+export type OAuthReturn = 'web' | 'native';
+
 const tables = (db: Kysely<object>) => db.withTables<IntegrationTables>();
 
 /**
@@ -30,24 +33,29 @@ export async function startOAuthState(
   caller: OAuthCaller,
   provider: IntegrationProvider,
   now: Date,
+  returnTo: OAuthReturn = 'web',
 ): Promise<string> {
   const state = randomToken(32);
+  const stateHash = sha256(state);
   await tables(db).deleteFrom('oauth_states').where('expires_at', '<=', now).execute();
   await tables(db)
     .insertInto('oauth_states')
     .values({
-      state_hash: sha256(state),
+      state_hash: stateHash,
       provider,
       user_id: caller.userId,
       session_id: caller.sessionId,
       created_at: now,
       expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
+      return_to: returnTo,
     })
     .execute();
-  // Keep the newest few of this session (the one just made among them).
+  // Keep the one just made and the newest few others of this session (states started in the same millisecond tie on
+  // created_at: the new one must not be the one dropped).
   await tables(db)
     .deleteFrom('oauth_states')
     .where('session_id', '=', caller.sessionId)
+    .where('state_hash', '!=', stateHash)
     .where(
       'state_hash',
       'not in',
@@ -55,9 +63,10 @@ export async function startOAuthState(
         .selectFrom('oauth_states')
         .select('state_hash')
         .where('session_id', '=', caller.sessionId)
+        .where('state_hash', '!=', stateHash)
         .orderBy('created_at', 'desc')
         .orderBy('state_hash')
-        .limit(OAUTH_STATES_PER_SESSION),
+        .limit(OAUTH_STATES_PER_SESSION - 1),
     )
     .execute();
   return state;
@@ -87,4 +96,20 @@ export async function consumeOAuthState(
     .returning(sql<number>`1`.as('used'))
     .executeTakeFirst();
   return used !== undefined;
+}
+
+/**
+ * Where the callback should hand a state over, without spending it: 'native' only for an unexpired state started
+ * from the native shell, else 'web'. The destination comes from our own row (one of two fixed addresses), never from
+ * the request, so a forged state can at most be sent to the web app, where completing it fails.
+ */
+export async function returnOfState(db: Kysely<object>, state: string, now: Date): Promise<OAuthReturn> {
+  if (!state || state.length > 200) return 'web';
+  const row = await tables(db)
+    .selectFrom('oauth_states')
+    .select('return_to')
+    .where('state_hash', '=', sha256(state))
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row?.return_to === 'native' ? 'native' : 'web';
 }

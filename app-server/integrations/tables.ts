@@ -47,6 +47,7 @@ export type OAuthStateRow = {
   session_id: string;
   created_at: Timestamp;
   expires_at: Timestamp;
+  return_to: 'web' | 'native';
 };
 
 export type IntegrationTables = {

@@ -77,6 +77,7 @@ describe('the native shell provides its platform to the web app', () => {
     expect(p.shell).toMatchObject({ hasLanding: false, signedOutRoute: '/login', permissionsOnboarding: true });
     expect(p.shell.authRedirectUrl()).toBe(NATIVE_AUTH_CALLBACK);
     expect(NATIVE_AUTH_CALLBACK).toBe('stridestake://auth/callback');
+    expect(p.shell.connectionReturn).toBe('native');
   });
 
   it('leaves the web implementations when Capacitor says it is not native', async () => {

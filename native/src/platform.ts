@@ -22,6 +22,7 @@ export function nativePlatform(name: 'ios' | 'android'): Platform {
       signedOutRoute: '/login',
       permissionsOnboarding: true,
       authRedirectUrl: () => NATIVE_AUTH_CALLBACK,
+      connectionReturn: 'native',
     },
     onUrlOpen: capacitorDeepLinks(),
     openStorage: () => preferencesStorage(),

@@ -165,6 +165,32 @@ describe.each(databaseTargets())('Strava integration on %s', (target) => {
     expect(strava.count('/oauth/token')).toBe(tokenCalls); // no code exchanged by the callback
   });
 
+  it("hands a return started in the native shell to the app's deep link, and only a state the shell started", async () => {
+    const started = await as(alice)('GET', '/api/integrations/auth/strava/start?return=native');
+    expect(started.status).toBe(200);
+    const state = new URL(started.body.authUrl).searchParams.get('state')!;
+    const code = codeFor(ALICE_ATHLETE);
+    const res = await callback({ code, state, scope: 'read,activity:read_all' });
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get('location')!);
+    expect(`${location.protocol}//${location.host}${location.pathname}`).toBe('stridestake://connected-apps');
+    expect(Object.fromEntries(new URLSearchParams(location.hash.slice(1)))).toEqual({
+      provider: 'strava',
+      code,
+      state,
+      scope: 'read,activity:read_all',
+    });
+    // The destination is ours, not the request's: a forged or a web state goes to the web app; a bad value is web.
+    expect(handedOver(await callback({ code: 'x', state: 'forged', scope: 'activity:read' })).state).toBe('forged');
+    const webState = await startState(alice);
+    expect(handedOver(await callback({ code: 'x', state: webState, scope: 'activity:read' })).state).toBe(webState);
+    const odd = await as(alice)('GET', '/api/integrations/auth/strava/start?return=javascript:alert(1)');
+    const oddState = new URL(odd.body.authUrl).searchParams.get('state')!;
+    expect(handedOver(await callback({ code: 'x', state: oddState, scope: 'activity:read' })).state).toBe(oddState);
+    // The shell's webview then posts it to …/complete with its own session, as the web app does (tested above; not
+    // here, so alice stays unconnected for the tests after this one).
+  });
+
   it('refuses a forged, incomplete, under-scoped or unknown completion with the reason the app shows', async () => {
     const refused = async (res: Awaited<ReturnType<typeof complete>>, status: number, code: string) => {
       expect(res.status, res.text).toBe(status);

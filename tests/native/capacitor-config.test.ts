@@ -68,6 +68,8 @@ describe('generated native projects', () => {
     expect(manifest).toMatch(
       /<data android:scheme="stridestake" android:host="auth" android:pathPrefix="\/callback" \/>/,
     );
+    // Strava's return comes back into the app (its consent runs in the system browser).
+    expect(manifest).toMatch(/<data android:scheme="stridestake" android:host="connected-apps" \/>/);
     expect(read('android/app/build.gradle')).toContain('applicationId "app.stridestake"');
   });
 

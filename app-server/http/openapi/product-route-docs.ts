@@ -22,7 +22,7 @@ import { groupsQuerySchema, recapQuerySchema } from '../routes/groups.ts';
 import { afterQuery, historyQuery } from '../routes/notifications.ts';
 import { listQuery, openBody } from '../routes/stakes.ts';
 import { localAuthenticateSetupSchema, localConfirmSetupSchema } from '../routes/local-card.ts';
-import { completeConnectionBodySchema } from '../routes/integrations.ts';
+import { completeConnectionBodySchema, startConnectionQuerySchema } from '../routes/integrations.ts';
 import { stravaWebhookEventSchema } from '../../integrations/strava-webhook.ts';
 import type { RouteDoc } from './route-docs.ts';
 import { LIMIT } from '../limits/route-limits.ts';
@@ -266,6 +266,7 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
   route('get', '/api/integrations/auth/:provider/start', 'integrations', 'Start connecting a service: the OAuth URL', {
     limit: LIMIT.write,
     params: z.object({ provider: z.string() }),
+    query: startConnectionQuerySchema,
     errors: [404, 501, 503],
   }),
   route(

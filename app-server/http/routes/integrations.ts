@@ -13,7 +13,7 @@ import {
   findAccount,
   listAccounts,
 } from '../../integrations/external-accounts.ts';
-import { consumeOAuthState, startOAuthState } from '../../integrations/oauth-state.ts';
+import { consumeOAuthState, returnOfState, startOAuthState } from '../../integrations/oauth-state.ts';
 import { syncSinceLastSync } from '../../integrations/sync-activities.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
@@ -46,6 +46,16 @@ const returnError = (status: 400 | 409 | 422, code: ReturnError) =>
 const MAX_STATE = 200;
 const MAX_CODE = 512;
 const MAX_SCOPE = 200;
+
+/**
+ * The native shell's deep link for a provider's return (registered in native/android and native/ios, like the auth
+ * callback). The shell opens the provider in the system browser, which holds no session of the app: the hand-over
+ * has to come back into the app, whose webview completes it with its token.
+ */
+export const NATIVE_CONNECTION_RETURN = 'stridestake://connected-apps';
+
+/** GET …/start's query: `return=native` from the shell (the hand-over then opens the app), else the web app. */
+export const startConnectionQuerySchema = z.object({ return: z.enum(['web', 'native']).catch('web') });
 
 /** What the app posts back after Strava's return (the callback hands these over in the fragment). */
 export const completeConnectionBodySchema = z.object({
@@ -120,13 +130,14 @@ export function integrationsRoutes(deps: AppDeps) {
       const provider = providerOf(c.req.param('provider'));
       requireConfigured();
       const caller = { userId: c.var.userId, sessionId: c.var.sessionId };
-      const state = await startOAuthState(db, caller, provider, deps.clock.now());
+      const { return: returnTo } = startConnectionQuerySchema.parse(c.req.query());
+      const state = await startOAuthState(db, caller, provider, deps.clock.now(), returnTo);
       return c.json({
         success: true as const,
         authUrl: client.authorizeUrl({ redirectUri, state, scopes: REQUESTED_SCOPES }),
       });
     })
-    .get('/api/integrations/strava/callback', (c) => {
+    .get('/api/integrations/strava/callback', async (c) => {
       // The browser comes back from Strava: every outcome is a redirect to the app, never an error page or a 500.
       // Nothing is decided here (this request carries no proof of who is signed in): the code and state go on to the
       // app, in the fragment (never sent to the web server, never in a Referer), which completes with its token.
@@ -142,7 +153,9 @@ export function integrationsRoutes(deps: AppDeps) {
         state: query.state,
         scope: query.scope ?? '',
       });
-      return c.redirect(`${appUrl}/connected-apps#${handOver}`);
+      const returnTo = await returnOfState(db, query.state, deps.clock.now());
+      const page = returnTo === 'native' ? NATIVE_CONNECTION_RETURN : `${appUrl}/connected-apps`;
+      return c.redirect(`${page}#${handOver}`);
     })
     .post('/api/integrations/auth/:provider/complete', guard, async (c) => {
       const provider = providerOf(c.req.param('provider'));

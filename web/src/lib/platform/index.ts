@@ -13,6 +13,8 @@ export interface Shell {
   readonly permissionsOnboarding: boolean;
   /** Where a confirmation e-mail's link leads: the web app, or the app's own auth callback deep link. */
   authRedirectUrl(): string;
+  /** Where a provider's OAuth return is handed over: the web app's page, or the shell's deep link. */
+  readonly connectionReturn: 'web' | 'native';
 }
 
 /** The capabilities the web app owns, implemented for one platform. */
@@ -28,7 +30,7 @@ export interface Platform {
   openStorage(): Promise<KeyValueStorage | null>;
 }
 
-export { NATIVE_AUTH_CALLBACK } from './auth-callback-url.ts';
+export { NATIVE_AUTH_CALLBACK, NATIVE_CONNECTION_RETURN } from './auth-callback-url.ts';
 
 function webPlatform(): Platform {
   return {
@@ -40,6 +42,7 @@ function webPlatform(): Platform {
       signedOutRoute: '/',
       permissionsOnboarding: false,
       authRedirectUrl: () => `${window.location.origin}/app`,
+      connectionReturn: 'web',
     },
     onUrlOpen: () => () => {},
     openStorage: () => Promise.resolve(null),

@@ -4,6 +4,7 @@ import { loadAuthClient } from '../auth-client.ts';
 import { useAuth } from '../auth.tsx';
 import { storage } from '../storage.ts';
 import { completeAuthCallback, parseAuthCallback } from './auth-callback.ts';
+import { connectionReturnPath } from './auth-callback-url.ts';
 import { platform } from './index.ts';
 import { routeForNotification } from './notification-routes.ts';
 import { isOnboarded, markOnboarded } from './onboarding-state.ts';
@@ -33,6 +34,13 @@ export function PlatformEffects() {
   useEffect(
     () =>
       platform().onUrlOpen((url) => {
+        // A provider's OAuth return (native): open the connected-apps page on its hand-over, which completes it with
+        // this session's token. A full load, so the page reads the fragment afresh wherever the app was.
+        const connectionReturn = connectionReturnPath(url);
+        if (connectionReturn) {
+          window.location.assign(connectionReturn);
+          return;
+        }
         const callback = parseAuthCallback(url);
         if (!callback) return;
         loadAuthClient()

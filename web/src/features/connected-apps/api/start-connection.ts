@@ -1,4 +1,5 @@
 import { api } from '../../../lib/api.ts';
+import { platform } from '../../../lib/platform/index.ts';
 import type { ConnectionHandOver } from '../connection-return.ts';
 
 /**
@@ -6,7 +7,11 @@ import type { ConnectionHandOver } from '../connection-return.ts';
  * A refusal throws the server's reason (the second service answers that it is not implemented, §1).
  */
 export async function startConnection(provider: string): Promise<string> {
-  const { authUrl } = await api<{ authUrl?: string }>(`/api/integrations/auth/${encodeURIComponent(provider)}/start`);
+  // The shell asks for the hand-over by deep link: the provider's page opens in the system browser, not the app.
+  const returnTo = platform().shell.connectionReturn;
+  const { authUrl } = await api<{ authUrl?: string }>(
+    `/api/integrations/auth/${encodeURIComponent(provider)}/start?return=${returnTo}`,
+  );
   if (!authUrl) throw new Error(`Failed to connect to ${provider}`);
   return authUrl;
 }
