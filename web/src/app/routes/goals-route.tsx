@@ -83,7 +83,7 @@ export function GoalsRoute() {
           {current.data ? 'Plan Next Week' : 'New Goal'}
         </button>
       ) : null}
-      <PastGoals goals={goals.data ?? []} />
+      <PastGoals goals={goals.data ?? []} shownAbove={current.data?.id} />
       {wizard ? <CreateGoalWizard start={wizard} onClose={() => setWizard(null)} /> : null}
       {confirming ? (
         <Modal

@@ -1,21 +1,25 @@
+import { Link } from 'react-router';
 import { formatDollars } from '../../../../../domain/shared/money.ts';
 import { ProgressBar } from '../../../components/progress-bar.tsx';
 import type { Goal } from '../../../lib/api-types.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
 import { goalTitle, progressText } from './goal-text.ts';
 
-/** This week's goal (§2): progress, percentage, motivational message, stake; cancel where the page allows it. */
+/**
+ * This week's goal (§2): progress, percentage, motivational message, stake; cancel where the page allows it. The card
+ * leads to the goal's stats (/goals/:id/stats): its head is the link, the Cancel button stays a button of its own.
+ */
 export function GoalProgressCard({ goal, onCancel }: { readonly goal: Goal; readonly onCancel?: () => void }) {
   const unit = useDistanceUnit();
   return (
     <section className="card goal-card" aria-label="This week's goal">
-      <div className="goal-card-head">
+      <Link to={`/goals/${goal.id}/stats`} className="goal-card-head goal-card-link">
         <div>
           <p className="eyebrow">This week’s goal</p>
           <h2>{goalTitle(goal, unit)}</h2>
         </div>
         <span className="percentage">{goal.percentage}%</span>
-      </div>
+      </Link>
       <ProgressBar fraction={goal.percentage / 100} label="Goal progress" />
       <p className="goal-progress-line">
         <span>{progressText(goal, goal.progress, unit)}</span>

@@ -6,10 +6,19 @@ import { goalTitle, progressText, weekLabel } from './goal-text.ts';
 const PAST = new Set(['completed', 'missed', 'canceled']);
 const STATUS_LABEL: Record<string, string> = { completed: 'Completed', missed: 'Missed', canceled: 'Canceled' };
 
-/** The last 10 completed, missed or canceled goals, each linking to its stats (§2, §9). */
-export function PastGoals({ goals }: { readonly goals: readonly GoalHistoryItem[] }) {
+/**
+ * The last 10 completed, missed or canceled goals, each linking to its stats (§2, §9); `shownAbove` (this week's
+ * goal, already on its own card once completed) is not listed a second time.
+ */
+export function PastGoals({
+  goals,
+  shownAbove,
+}: {
+  readonly goals: readonly GoalHistoryItem[];
+  readonly shownAbove?: string | undefined;
+}) {
   const unit = useDistanceUnit();
-  const past = goals.filter((g) => PAST.has(g.status)).slice(0, 10);
+  const past = goals.filter((g) => PAST.has(g.status) && g.id !== shownAbove).slice(0, 10);
   if (past.length === 0) return null;
   return (
     <section className="card" aria-label="Past goals">
