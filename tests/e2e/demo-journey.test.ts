@@ -41,7 +41,7 @@ describe('journey: a visitor tries the demo without an account', () => {
     const board = page.getByRole('region', { name: 'Leaderboard' });
     const lines = await board.locator('li').allTextContents();
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/#1\s*Maya Chen.*Level \d+ · 4200 XP/);
+    expect(lines[0]).toMatch(/#1\s*Maya Chen.*Level \d+ · 4,200 XP/);
     await screenshot(page, 'demo-group-members-leaderboard', board);
 
     const challenges = page.getByRole('region', { name: 'Team challenges' });

@@ -180,7 +180,8 @@ describe('the web app in a browser against the real server', () => {
     await dialog.getByLabel('Group name').fill('Morning Milers');
     await dialog.getByRole('button', { name: 'Create Group' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByRole('link', { name: /Morning Milers/ }).click();
+    // The new group opens.
+    await page.waitForURL(/\/groups\/[^/]+$/);
     await page.getByRole('heading', { name: 'Morning Milers' }).waitFor();
     groupUrl = page.url();
     inviteCode = (await page.locator('.invite-code').textContent()) ?? '';

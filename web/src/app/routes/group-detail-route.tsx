@@ -9,6 +9,7 @@ import { useLeaveGroup } from '../../features/groups/api/group-mutations.ts';
 import { GroupMembers } from '../../features/groups/components/group-members.tsx';
 import { TeamChallenges } from '../../features/groups/components/team-challenges.tsx';
 import { useMe } from '../../features/user/api/get-me.ts';
+import { formatCount } from '../../lib/format.ts';
 import { copyText } from '../../lib/share.ts';
 import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
 
@@ -72,8 +73,8 @@ export function GroupDetailRoute() {
                 <strong>#{line.rank}</strong> {line.display_name}{' '}
                 {line.role === 'owner' ? <span className="tag">Owner</span> : null}
               </span>
-              <span className="muted">
-                Level {line.level} · {line.total_xp} XP
+              <span className="muted nowrap leaderboard-xp">
+                Level {line.level} · {formatCount(line.total_xp)} XP
               </span>
             </li>
           ))}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { groupNameSchema, inviteCodeSchema } from '../../../../domain/validation/group.ts';
 import { Page } from '../../components/page.tsx';
 import { useGroups } from '../../features/groups/api/get-groups.ts';
@@ -7,8 +7,10 @@ import { useCreateGroup, useJoinGroup } from '../../features/groups/api/group-mu
 import { GroupFormModal } from '../../features/groups/components/group-form-modal.tsx';
 import { Icon } from '../../components/icon.tsx';
 
-/** Group list (§2) with Join and Create modals. */
+/** Group list (§2) with Join and Create modals; a group just created or joined opens. */
 export function GroupsRoute() {
+  const navigate = useNavigate();
+  const open = (group: { id: string }) => navigate(`/groups/${encodeURIComponent(group.id)}`);
   const groups = useGroups();
   const create = useCreateGroup();
   const join = useJoinGroup();
@@ -56,7 +58,7 @@ export function GroupsRoute() {
           submitLabel="Create Group"
           schema={groupNameSchema}
           fallbackError="Failed to create group"
-          onSubmit={(name) => create.mutateAsync(name)}
+          onSubmit={(name) => create.mutateAsync(name).then(open)}
           onClose={() => setModal(null)}
         />
       ) : null}
@@ -67,7 +69,7 @@ export function GroupsRoute() {
           submitLabel="Join Group"
           schema={inviteCodeSchema}
           fallbackError="Failed to join group"
-          onSubmit={(code) => join.mutateAsync(code)}
+          onSubmit={(code) => join.mutateAsync(code).then(open)}
           onClose={() => setModal(null)}
         />
       ) : null}

@@ -16,6 +16,8 @@ interface Line {
   readonly display_name: string;
   readonly value: string;
   readonly detail?: string;
+  /** False for a runner with no time to rank by (Best Pace without a 5K or 10K): no rank, '—'. */
+  readonly ranked: boolean;
 }
 
 /** Team challenges (§2) with tabs This Week, Streaks and Best Pace; nulls read as '—'. */
@@ -27,20 +29,32 @@ export function TeamChallenges({ groupId }: { readonly groupId: string }) {
   const lines: Line[] = !c
     ? []
     : tab === 'week'
-      ? c.weeklyDistance.map((l) => ({ ...l, value: formatDistance(l.distance_km, unit) }))
+      ? c.weeklyDistance.map((l) => ({ ...l, value: formatDistance(l.distance_km, unit), ranked: true }))
       : tab === 'streaks'
         ? c.streaks.map((l) => ({
             ...l,
             value: `${l.current_streak} wk`,
             detail: `best ${l.longest_streak} wk`,
+            ranked: true,
           }))
-        : c.fastestPaces.map((l) => ({
-            ...l,
-            value: `5K ${formatPace(l.fastest_5k_pace, unit)}`,
-            detail: `10K ${formatPace(l.fastest_10k_pace, unit)}${
-              l.fastest_10k_time === null ? '' : ` · ${formatDuration(l.fastest_10k_time)}`
-            }`,
-          }));
+        : c.fastestPaces.map((l) =>
+            l.fastest_5k_pace === null && l.fastest_10k_pace === null
+              ? { ...l, value: '—', ranked: false }
+              : {
+                  ...l,
+                  value: `5K ${formatPace(l.fastest_5k_pace, unit)}`,
+                  detail: `10K ${formatPace(l.fastest_10k_pace, unit)}${
+                    l.fastest_10k_time === null ? '' : ` · ${formatDuration(l.fastest_10k_time)}`
+                  }`,
+                  ranked: true,
+                },
+          );
+  // Ranks count only the lines that have something to rank by.
+  const ranks = lines.reduce<(number | null)[]>((all, l) => {
+    const last = all.reduce<number>((n, r) => (r === null ? n : r), 0);
+    all.push(l.ranked ? last + 1 : null);
+    return all;
+  }, []);
   return (
     <section className="card" aria-label="Team challenges">
       <h2>Team Challenges</h2>
@@ -67,7 +81,8 @@ export function TeamChallenges({ groupId }: { readonly groupId: string }) {
           {lines.map((l, i) => (
             <li key={l.user_id} className="list-row">
               <span>
-                <strong>#{i + 1}</strong> {l.display_name}
+                {ranks[i] === null ? <strong aria-label="No rank">—</strong> : <strong>#{ranks[i]}</strong>}{' '}
+                {l.display_name}
               </span>
               <span>
                 <strong>{l.value}</strong>
