@@ -26,6 +26,20 @@ describe('the verdict in plain words', () => {
     );
   });
 
+  it('speaks of a stake only when the week has one: a free goal, or no goal at all', () => {
+    expect(stakeCountSentence({ ...facts, claimedKm: 0.45, stakeKm: 0.45 }, 'km', 'goal')).toBe(
+      'Counted all 0.45 km toward your goal',
+    );
+    expect(stakeCountSentence({ ...facts, claimedKm: 0.45, stakeKm: 0.45 }, 'km', null)).toBe('Counted all 0.45 km');
+    // A free goal counts what XP counts: walking pace is no reason it counted less.
+    expect(stakeCountSentence({ ...facts, reasons: ['walking_pace'] }, 'km', 'goal')).toBe(
+      'Counted all 5.00 km toward your goal',
+    );
+    expect(
+      stakeCountSentence({ ...facts, stakeKm: 3.9, reasons: ['sparse_gps'], excluded: [gap(360)] }, 'mi', 'goal'),
+    ).toBe('Counted 2.42 of 3.11 mi toward your goal: a GPS gap of 6 min was left out');
+  });
+
   it('names the run that counts instead, and speaks miles to a runner who uses them', () => {
     expect(stakeCountSentence({ ...facts, outrankedBy: { runId: 'r1', rule: 'overlap' } })).toBe(
       'Counted 0 of 5.00 km toward your stake: it overlaps another run you logged, which counts instead',

@@ -84,16 +84,29 @@ const ORDER: readonly VerificationReason[] = [
 ];
 
 /**
- * The run's count toward a stake in one sentence, e.g. "Counted 4.80 of 5.00 km toward your stake: a GPS gap of
- * 6 min was left out". Shared by the API and the web app (in the user's unit).
+ * What the run counts toward: the stake of its week ('stake'), its week's free goal ('goal'), or, in a week without
+ * a goal, nothing named (null): a free goal's run is never said to count toward a stake.
  */
-export function stakeCountSentence(facts: StakeCountFacts, unit: DistanceUnit = 'km'): string {
+export type CountedToward = 'stake' | 'goal' | null;
+
+/**
+ * The run's count toward a stake in one sentence, e.g. "Counted 4.80 of 5.00 km toward your stake: a GPS gap of
+ * 6 min was left out". Shared by the API and the web app (in the user's unit). `toward` names what it counts
+ * toward (the web app knows the run's week: a free goal's run "Counted all 0.45 km toward your goal"); `stakeKm`
+ * is then what counts toward that.
+ */
+export function stakeCountSentence(
+  facts: StakeCountFacts,
+  unit: DistanceUnit = 'km',
+  toward: CountedToward = 'stake',
+): string {
+  const target = toward === null ? '' : ` toward your ${toward}`;
   const of = `${number(facts.stakeKm, unit)} of ${number(facts.claimedKm, unit)} ${unit}`;
   if (facts.outrankedBy?.rule === 'same_track') {
-    return `Counted 0 of ${number(facts.claimedKm, unit)} ${unit} toward your stake: the same track was already logged`;
+    return `Counted 0 of ${number(facts.claimedKm, unit)} ${unit}${target}: the same track was already logged`;
   }
   if (facts.outrankedBy?.rule === 'overlap') {
-    return `Counted 0 of ${number(facts.claimedKm, unit)} ${unit} toward your stake: it overlaps another run you logged, which counts instead`;
+    return `Counted 0 of ${number(facts.claimedKm, unit)} ${unit}${target}: it overlaps another run you logged, which counts instead`;
   }
   const clauses = ORDER.filter((r) => facts.reasons.includes(r)).map((r) =>
     clause(
@@ -102,6 +115,8 @@ export function stakeCountSentence(facts: StakeCountFacts, unit: DistanceUnit = 
       unit,
     ),
   );
-  if (clauses.length === 0) return `Counted all ${number(facts.claimedKm, unit)} ${unit} toward your stake`;
-  return `Counted ${of} toward your stake: ${clauses.slice(0, 3).join('; ')}`;
+  if (clauses.length === 0 || (toward !== 'stake' && facts.stakeKm >= facts.claimedKm)) {
+    return `Counted all ${number(facts.claimedKm, unit)} ${unit}${target}`;
+  }
+  return `Counted ${of}${target}: ${clauses.slice(0, 3).join('; ')}`;
 }

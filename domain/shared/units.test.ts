@@ -24,21 +24,21 @@ describe('units', () => {
     );
   });
 
-  it('formats a speed in km/h, or mi/h for the mi unit, and a dash when there is none', () => {
+  it('formats a speed in km/h, or mph for the mi unit, and a dash when there is none', () => {
     expect(formatSpeed(10.91, 'km')).toBe('10.9 km/h');
-    expect(formatSpeed(10.91, 'mi')).toBe('6.8 mi/h');
+    expect(formatSpeed(10.91, 'mi')).toBe('6.8 mph');
     expect(formatSpeed(0, 'km')).toBe('0.0 km/h');
     expect(formatSpeed(null, 'mi')).toBe('—');
     expect(formatSpeed(Number.NaN, 'km')).toBe('—');
   });
 
-  it('property: the shown speed is the speed in the unit to within half a tenth, and mi/h is never above km/h', () => {
+  it('property: the shown speed is the speed in the unit to within half a tenth, and mph is never above km/h', () => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1000, noNaN: true }), (kmh) => {
         const shownKm = Number.parseFloat(formatSpeed(kmh, 'km'));
         const shownMi = Number.parseFloat(formatSpeed(kmh, 'mi'));
         expect(formatSpeed(kmh, 'km')).toMatch(/^\d+\.\d km\/h$/);
-        expect(formatSpeed(kmh, 'mi')).toMatch(/^\d+\.\d mi\/h$/);
+        expect(formatSpeed(kmh, 'mi')).toMatch(/^\d+\.\d mph$/);
         expect(Math.abs(shownKm - kmh)).toBeLessThanOrEqual(0.05 + 1e-9);
         expect(Math.abs(shownMi - kmToMi(kmh))).toBeLessThanOrEqual(0.05 + 1e-9);
         expect(shownMi).toBeLessThanOrEqual(shownKm);

@@ -33,9 +33,9 @@ export function formatDistance(km: number, unit: DistanceUnit): string {
   return `${round2(value).toFixed(2)} ${unit}`;
 }
 
-/** A speed in km/h in the user's unit, 1 decimal, with its label: '10.9 km/h', '6.8 mi/h'; '—' when unknown (§2). */
+/** A speed in km/h in the user's unit, 1 decimal, with its label: '10.9 km/h', '6.8 mph'; '—' when unknown (§2). */
 export function formatSpeed(kmh: number | null, unit: DistanceUnit): string {
   if (kmh === null || !Number.isFinite(kmh) || kmh < 0) return '—';
   const value = unit === 'mi' ? kmToMi(kmh) : kmh;
-  return `${(Math.round(value * 10) / 10).toFixed(1)} ${unit}/h`;
+  return `${(Math.round(value * 10) / 10).toFixed(1)} ${unit === 'mi' ? 'mph' : 'km/h'}`;
 }

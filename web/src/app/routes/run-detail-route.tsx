@@ -61,7 +61,7 @@ export function RunDetailRoute() {
           surgeBonus={earned?.surgeBonus ?? false}
         />
         {run.notes ? <p className="muted">{run.notes}</p> : null}
-        <RunVerdict verification={run.verification} />
+        <RunVerdict verification={run.verification} startedAt={run.started_at} />
       </section>
       <section className="card" aria-label="Route">
         <RunTrackPanel run={run} track={trackOfRun(run)} headingLevel={2} />

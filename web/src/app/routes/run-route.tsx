@@ -8,6 +8,8 @@ import type { Goal } from '../../lib/api-types.ts';
 import { useRuns } from '../../features/runs/api/get-runs.ts';
 import { GpsTracker } from '../../features/runs/components/gps-tracker.tsx';
 import { RunList } from '../../features/runs/components/run-list.tsx';
+import { useDistanceUnit } from '../../lib/distance-unit.ts';
+import { xpPerUnitText } from '../../lib/xp-per-unit.ts';
 
 const HISTORY_LIMIT = 100;
 
@@ -20,6 +22,7 @@ export function RunRoute() {
   const runs = useRuns(HISTORY_LIMIT);
   const all = runs.data ?? [];
   const [afterRun, setAfterRun] = useState<Goal | null>(null);
+  const unit = useDistanceUnit();
   return (
     <Page title="Run">
       <Link to="/connected-apps" className="card prompt-card">
@@ -37,7 +40,7 @@ export function RunRoute() {
         {runs.isError ? (
           <LoadError what="your runs" onRetry={() => void runs.refetch()} />
         ) : (
-          <RunList runs={all.slice(0, 5)} />
+          <RunList runs={all.slice(0, 5)} onRunTab />
         )}
       </section>
       <section className="card how-it-works">
@@ -45,7 +48,7 @@ export function RunRoute() {
         <ol className="plain-list">
           <li>Tap Start Run and keep this screen open while you run.</li>
           <li>Tap Stop when you finish; runs need at least 60 seconds and 2 GPS points.</li>
-          <li>Your run counts toward this week’s goal and earns 10 XP per km.</li>
+          <li>Your run counts toward this week’s goal and earns {xpPerUnitText(unit)}.</li>
         </ol>
       </section>
     </Page>

@@ -1,18 +1,25 @@
 import { MAX_LEVEL, levelStartXp } from '../../../../domain/gamification/levels.ts';
 import { TIERS } from '../../../../domain/gamification/tiers.ts';
-import { XP_PER_BADGE, XP_PER_GOAL, XP_PER_KM, XP_PER_STREAK_WEEK } from '../../../../domain/gamification/xp.ts';
+import { XP_PER_BADGE, XP_PER_GOAL, XP_PER_STREAK_WEEK } from '../../../../domain/gamification/xp.ts';
 import { Page } from '../../components/page.tsx';
+import { useDistanceUnit } from '../../lib/distance-unit.ts';
+import { xpPerUnit } from '../../lib/xp-per-unit.ts';
 
 /** The XP guide (§2): earning rules and the tier list, from the shared domain constants. */
 export function XpGuideRoute() {
+  const unit = useDistanceUnit();
+  const perUnit = xpPerUnit(unit);
   return (
     <Page title="XP Guide" back="/profile">
       <section className="card">
         <h2>How to earn XP</h2>
         <ul className="list">
           <li className="list-row">
-            <span>Every km you run</span>
-            <strong>{XP_PER_KM} XP</strong>
+            <span>Every {unit === 'mi' ? 'mile' : 'km'} you run</span>
+            <strong>
+              {perUnit.exact ? '' : 'about '}
+              {perUnit.xp} XP
+            </strong>
           </li>
           <li className="list-row">
             <span>Goal completed</span>

@@ -1,4 +1,5 @@
 import { api } from '../api.ts';
+import { currentAccess } from '../auth-client.ts';
 import type { DataEnvelope } from '../api-types.ts';
 import { SERVICE_WORKER_URL } from '../service-worker.ts';
 import type { NotificationData, PushMessaging, PushPermission } from './push.ts';
@@ -6,8 +7,15 @@ import type { NotificationData, PushMessaging, PushPermission } from './push.ts'
 /** The message the service worker's push handlers (web/public/push-sw.js) post when a notification is tapped. */
 const TAP_MESSAGE = 'stridestake-notification-tap';
 
-/** GET /notifications/web-push-key: the server's VAPID public key, null when Web Push is not configured. */
-async function serverKey(): Promise<string | null> {
+/** Asked of a signed-out page, the key is not looked up (the route needs a session: a 401 in the console). */
+const SIGNED_OUT = Symbol('signed out');
+
+/**
+ * GET /notifications/web-push-key: the server's VAPID public key, null when Web Push is not configured. Only once
+ * signed in: before the session exists nothing is asked (SIGNED_OUT), and the next call asks again.
+ */
+async function serverKey(): Promise<string | null | typeof SIGNED_OUT> {
+  if (!(await currentAccess())) return SIGNED_OUT;
   const { data } = await api<DataEnvelope<{ public_key: string | null }>>('/notifications/web-push-key');
   return data.public_key;
 }
@@ -45,14 +53,23 @@ const UNAVAILABLE = 'Push notifications are not available on the web here (no se
  * service worker is registered and the browser subscribed; the subscription (JSON) is the device's token, platform
  * 'web'. Without either, push is 'unsupported' and the app relies on its in-app notifications.
  */
-export function webPushMessaging(fetchKey: () => Promise<string | null> = serverKey): PushMessaging {
+export function webPushMessaging(
+  fetchKey: () => Promise<string | null | typeof SIGNED_OUT> = serverKey,
+): PushMessaging {
   let key: Promise<string | null> | null = null;
   const vapidKey = () => {
-    // One look-up per page; a failed one is asked again next time.
-    key ??= fetchKey().catch(() => {
-      key = null;
-      return null;
-    });
+    // One look-up per page; a failed one, or one asked before sign-in, is asked again next time.
+    key ??= fetchKey().then(
+      (found) => {
+        if (found !== SIGNED_OUT) return found;
+        key = null;
+        return null;
+      },
+      () => {
+        key = null;
+        return null;
+      },
+    );
     return key;
   };
   return {

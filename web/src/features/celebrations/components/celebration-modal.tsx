@@ -23,8 +23,12 @@ export function CelebrationModal({
   readonly onClose: () => void;
 }) {
   const [copied, setCopied] = useState(false);
+  // Neither Web Share nor the clipboard worked: the text is shown to copy by hand, so Share is never silent.
+  const [failed, setFailed] = useState(false);
   const share = async () => {
-    if ((await shareOrCopy(shareText, title)) !== 'copied') return;
+    const outcome = await shareOrCopy(shareText, title);
+    setFailed(outcome === 'failed');
+    if (outcome !== 'copied') return;
     setCopied(true);
     setTimeout(() => setCopied(false), 2_000);
   };
@@ -52,6 +56,18 @@ export function CelebrationModal({
           <h3>{heading}</h3>
           <p className="muted">{message}</p>
         </div>
+        {failed ? (
+          <div className="share-fallback" role="status">
+            <p className="small">Sharing is not available on this device. Copy this to share it:</p>
+            <textarea
+              readOnly
+              aria-label="Text to share"
+              value={shareText}
+              rows={3}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+          </div>
+        ) : null}
       </Modal>
     </>
   );

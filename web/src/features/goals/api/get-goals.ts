@@ -1,11 +1,2 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
-import type { GoalHistoryItem } from '../../../lib/api-types.ts';
-
-/** GET /goals?limit=100 (§7): the whole goal history, newest first. */
-export const getGoals = async (): Promise<GoalHistoryItem[]> =>
-  (await api<{ goals: GoalHistoryItem[] }>('/goals?limit=100')).goals;
-
-export const goalsQueryOptions = () => queryOptions({ queryKey: ['goals', 'list'], queryFn: getGoals });
-
-export const useGoals = () => useQuery(goalsQueryOptions());
+/** GET /goals?limit=100 (§7): the goal history; in web/src/lib, as the runs feature reads it too. */
+export { getGoals, goalsQueryOptions, useGoals } from '../../../lib/goals-query.ts';

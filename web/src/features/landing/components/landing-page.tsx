@@ -5,7 +5,7 @@ import { hasStoredSession } from '../../../lib/stored-session.ts';
 
 const FEATURES = [
   { title: 'Set Goals', text: 'Pick a weekly distance or number of runs. Weeks run Monday to Sunday.', icon: 'target' },
-  { title: 'Add Stakes', text: 'Put $10-$100 on the line. Hit your goal and the hold is released.', icon: 'dollar' },
+  { title: 'Add Stakes', text: 'Put $5–$100 on the line. Hit your goal and the hold is released.', icon: 'dollar' },
   {
     title: 'Join Groups',
     text: 'Run with friends: shared feed, reactions, leaderboards and team challenges.',
@@ -57,7 +57,7 @@ export function LandingPage() {
           <p className="eyebrow">Running accountability</p>
           <h1>Run your weekly goal. Put money on it.</h1>
           <p className="lead">
-            Set a weekly running goal, optionally stake $10-$100, and let your friends cheer you on. Miss it, and 80% of
+            Set a weekly running goal, optionally stake $5–$100, and let your friends cheer you on. Miss it, and 80% of
             your stake goes to a charity you choose.
           </p>
           <div className="cta-row">

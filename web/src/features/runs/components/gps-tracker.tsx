@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { CONFETTI_AFTER_RUN_MS, Confetti } from '../../../components/confetti.tsx';
+import { MIN_RUN_POSITIONS, MIN_RUN_SECONDS } from '../../../../../domain/run/policy.ts';
 import { formatDistance } from '../../../../../domain/shared/units.ts';
 import { Modal } from '../../../components/modal.tsx';
 import type { Goal } from '../../../lib/api-types.ts';
@@ -42,6 +43,9 @@ export function GpsTracker({ onSummaryClosed }: { readonly onSummaryClosed?: (go
     setConfirmStop(false);
     await save.finish();
   };
+
+  // What Stop will do, told before it is done: a run under the policy's minimums is not saved (use-gps-tracker.ts).
+  const tooShort = tracker.elapsedSec < MIN_RUN_SECONDS || tracker.state.positions.length < MIN_RUN_POSITIONS;
 
   const closeSummary = () => {
     const goal = saved?.goal ?? null;
@@ -102,12 +106,19 @@ export function GpsTracker({ onSummaryClosed }: { readonly onSummaryClosed?: (go
                 Keep Running
               </button>
               <button type="button" className="button danger" onClick={finish}>
-                Stop &amp; Save
+                {tooShort ? 'Stop & Discard' : 'Stop & Save'}
               </button>
             </>
           }
         >
-          <p>Your run will be saved.</p>
+          {tooShort ? (
+            <p>
+              This run is too short to be saved: a run needs at least {MIN_RUN_SECONDS} seconds and {MIN_RUN_POSITIONS}{' '}
+              GPS points. Stopping now discards it.
+            </p>
+          ) : (
+            <p>Your run will be saved.</p>
+          )}
         </Modal>
       ) : null}
       {saved ? <Confetti durationMs={CONFETTI_AFTER_RUN_MS} /> : null}

@@ -17,9 +17,12 @@ import { RunVerdict } from './run-verdict.tsx';
 export function RunList({
   runs,
   onDelete,
+  onRunTab = false,
 }: {
   readonly runs: readonly Run[];
   readonly onDelete?: (id: string) => void;
+  /** Shown on the Run tab itself, where the Start Run button is just above. */
+  readonly onRunTab?: boolean;
 }) {
   const unit = useDistanceUnit();
   const xp = useRunXp(runs.map((r) => r.id));
@@ -30,7 +33,11 @@ export function RunList({
           <Icon name="run" size={24} />
         </span>
         <p>No runs yet</p>
-        <p className="muted small">Tap Start Run on the Run tab, or connect Strava to bring your runs in.</p>
+        <p className="muted small">
+          {onRunTab
+            ? 'Tap Start Run above, or connect Strava to bring your runs in.'
+            : 'Tap Start Run on the Run tab, or connect Strava to bring your runs in.'}
+        </p>
       </div>
     );
   }
@@ -82,7 +89,7 @@ export function RunList({
             {run.notes || run.verification ? (
               <div className="run-extra">
                 {run.notes ? <span className="muted small">{run.notes}</span> : null}
-                <RunVerdict verification={run.verification} />
+                <RunVerdict verification={run.verification} startedAt={run.started_at} />
               </div>
             ) : null}
           </li>

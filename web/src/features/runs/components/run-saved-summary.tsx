@@ -60,7 +60,7 @@ export function RunSavedSummary({
         </p>
       ) : null}
       <p className="summary-verdict">
-        <RunVerdict verification={run.verification} />
+        <RunVerdict verification={run.verification} startedAt={run.started_at} />
       </p>
       <RunTrackPanel run={run} track={track} compact />
     </Modal>

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { gpsDistanceKm } from '../../../../../domain/run/geo.ts';
+import { formatDistance } from '../../../../../domain/shared/units.ts';
+import { useDistanceUnit } from '../../../lib/distance-unit.ts';
 import { formatDuration } from '../../../lib/format.ts';
 import { currentUserStorage } from '../../../lib/storage.ts';
 import type { TrackingState } from './use-gps-tracker.ts';
@@ -8,7 +10,8 @@ import type { TrackingState } from './use-gps-tracker.ts';
 const IDLE: TrackingState = { isTracking: false, startTime: null, positions: [] };
 
 /**
- * The green banner of §2 while GPS tracking is active, on every signed-in page: elapsed time and distance in km.
+ * The green banner of §2 while GPS tracking is active, on every signed-in page: elapsed time and distance in the
+ * user's unit.
  * It reads the persisted tracking state each second, so it follows the tracker without sharing React state with it.
  * Tapping opens /run unless the user is already there.
  */
@@ -16,6 +19,7 @@ export function TrackingBanner() {
   const [state, setState] = useState<TrackingState>(() => currentUserStorage().readJson('gpsTracking', IDLE));
   const [now, setNow] = useState(() => Date.now());
   const location = useLocation();
+  const unit = useDistanceUnit();
   const navigate = useNavigate();
 
   useEffect(() => {
@@ -40,7 +44,7 @@ export function TrackingBanner() {
       <span className="tracking-dot" aria-hidden="true" />
       <span>Tracking run</span>
       <strong>{formatDuration(elapsed)}</strong>
-      <strong>{gpsDistanceKm(state.positions).toFixed(2)} km</strong>
+      <strong>{formatDistance(gpsDistanceKm(state.positions), unit)}</strong>
     </button>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { gpsDistanceKm } from '../../../../../domain/run/geo.ts';
 import { runErrors } from '../../../../../domain/run/messages.ts';
+import { MIN_RUN_POSITIONS, MIN_RUN_SECONDS } from '../../../../../domain/run/policy.ts';
 import { trackingErrors } from '../../../../../domain/run/tracking.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import type { GpsPositionJson } from '../../../lib/api-types.ts';
@@ -34,8 +35,6 @@ export interface FinishedRun {
 }
 
 const IDLE: TrackingState = { isTracking: false, startTime: null, positions: [], sessionId: null, uploaded: 0 };
-const MIN_SECONDS = 60;
-const MIN_POSITIONS = 2;
 
 /** §8 messages for each way the device can refuse. */
 const FAILURE_MESSAGES: Record<GeoFailure, string> = {
@@ -144,7 +143,7 @@ export function useGpsTracker() {
       return null;
     }
     const durationSec = Math.round((Date.now() - startTime) / 1000);
-    if (durationSec < MIN_SECONDS || positions.length < MIN_POSITIONS) {
+    if (durationSec < MIN_RUN_SECONDS || positions.length < MIN_RUN_POSITIONS) {
       persist(IDLE);
       // Nothing is saved; the server's session is closed too, so the next start is not refused.
       if (sessionId !== null)
