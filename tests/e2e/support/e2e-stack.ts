@@ -32,7 +32,10 @@ export interface E2eStackOptions {
   readonly now?: string;
   /** PGlite on disk instead of in memory (a CLI can open it after close). */
   readonly dataDir?: string;
-  /** Serve the web app with the production header policy (CSP, no framing: app-server/http/security-headers.ts). */
+  /**
+   * Serve the web app with the production header policy (CSP, no framing: app-server/http/security-headers.ts). On by
+   * default, so every journey runs under the CSP users get; false only to look at a page without it.
+   */
   readonly securityHeaders?: boolean;
 }
 
@@ -77,13 +80,14 @@ export async function startE2eStack(options: E2eStackOptions = {}): Promise<E2eS
   const api = await listen((request) => apiFetch(request));
   let webFetch: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
   const web = await listen((request) => webFetch(request));
-  const security = options.securityHeaders
-    ? webSecurityHeaders({
-        PUBLIC_URL: api.url,
-        APP_URL: web.url,
-        STRIPE_SECRET_KEY: options.config?.STRIPE_SECRET_KEY,
-      })
-    : undefined;
+  const security =
+    (options.securityHeaders ?? true)
+      ? webSecurityHeaders({
+          PUBLIC_URL: api.url,
+          APP_URL: web.url,
+          STRIPE_SECRET_KEY: options.config?.STRIPE_SECRET_KEY,
+        })
+      : undefined;
   webFetch = webAppServerFor(build.dir, api.url, security).fetch;
   const runtime = await startTestRuntime(options.target ?? defaultTarget(), {
     now: options.now ?? new Date().toISOString(),
