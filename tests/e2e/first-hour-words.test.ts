@@ -2,7 +2,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
 import { emitFix, type Fix, installFakeGps, parkRun } from './support/fake-gps.ts';
-import { apiFromPage, PASSWORD, phonePage, screenshot, signedInUser } from './support/journey.ts';
+import {
+  apiFromPage,
+  mailedConfirmation,
+  PASSWORD,
+  phonePage,
+  screenshot,
+  signedInUser,
+  uniqueEmail,
+} from './support/journey.ts';
 
 /** A Wednesday morning in New York: every run sits well inside one goal week. */
 const WEDNESDAY = '2026-11-25T15:00:00.000Z';
@@ -208,8 +216,6 @@ describe('journey: the first hour’s words', () => {
   it('11. signing in asks nothing of the API before the session exists: no 401 in the console or the network', async () => {
     // Real time: this page's clock is the browser's own, which judges the session's expiry.
     stack.runtime.clock.set(new Date());
-    const made = await signedInUser(stack, 'Sian Signin');
-    await made.context.close();
     const { context, page } = await phonePage(stack.browser);
     const unauthorized: string[] = [];
     page.on('response', (r) => {
@@ -222,15 +228,33 @@ describe('journey: the first hour’s words', () => {
     page.on('request', (r) => {
       if (r.url().includes('/notifications/web-push-key')) keyAsked.push(r.headers().authorization);
     });
+
+    // A newcomer: signs up, and the mailed link signs them in.
+    const email = uniqueEmail('Sian Signin');
+    await page.goto(`${stack.webUrl}/signup`);
+    await page.getByLabel('Display name').fill('Sian Signin');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+    await page.goto((await mailedConfirmation(stack, email)).link);
+    await page.getByRole('heading', { name: 'Sian Signin' }).waitFor();
+    await page.waitForLoadState('networkidle');
+
+    // Signs out, and in again with the password.
+    await page.goto(`${stack.webUrl}/profile`);
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL(`${stack.webUrl}/`);
     await page.goto(`${stack.webUrl}/login`);
-    await page.getByLabel('Email').fill(made.email);
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('heading', { name: 'Sian Signin' }).waitFor();
     await page.waitForLoadState('networkidle');
     await screenshot(page, 'first-hour-signed-in');
     expect(unauthorized).toEqual([]);
-    // When the key is asked for at all, it is with the session.
+    // The key is asked for with the session, never before it.
+    expect(keyAsked.length).toBeGreaterThan(0);
     for (const auth of keyAsked) expect(auth).toMatch(/^Bearer /);
     await context.close();
   });

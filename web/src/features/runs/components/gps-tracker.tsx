@@ -45,7 +45,10 @@ export function GpsTracker({ onSummaryClosed }: { readonly onSummaryClosed?: (go
   };
 
   // What Stop will do, told before it is done: a run under the policy's minimums is not saved (use-gps-tracker.ts).
-  const tooShort = tracker.elapsedSec < MIN_RUN_SECONDS || tracker.state.positions.length < MIN_RUN_POSITIONS;
+  // Judged as stop judges it (seconds rounded); the tracker re-renders each second, so it stays true while it shows.
+  const startTime = tracker.state.startTime;
+  const runSec = startTime === null ? 0 : Math.round((Date.now() - startTime) / 1000);
+  const tooShort = runSec < MIN_RUN_SECONDS || tracker.state.positions.length < MIN_RUN_POSITIONS;
 
   const closeSummary = () => {
     const goal = saved?.goal ?? null;
