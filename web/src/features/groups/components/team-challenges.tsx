@@ -81,7 +81,14 @@ export function TeamChallenges({ groupId }: { readonly groupId: string }) {
           {lines.map((l, i) => (
             <li key={l.user_id} className="list-row">
               <span>
-                {ranks[i] === null ? <strong aria-label="No rank">—</strong> : <strong>#{ranks[i]}</strong>}{' '}
+                {ranks[i] === null ? (
+                  <strong>
+                    <span aria-hidden="true">—</span>
+                    <span className="visually-hidden">No rank</span>
+                  </strong>
+                ) : (
+                  <strong>#{ranks[i]}</strong>
+                )}{' '}
                 {l.display_name}
               </span>
               <span>
