@@ -192,6 +192,10 @@ describe.each(postgres)('the server process while its database sessions are term
       NODE_ENV: 'development',
       AUTH_TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
+      // This test is about faults, not limits: its writers post as fast as the outages allow, beyond a runner's
+      // request budget and group cap (rate-limits.test.ts holds those).
+      RATE_LIMIT_MULTIPLIER: '1000',
+      GROUPS_MAX_PER_USER: '10000',
     });
   }, 120_000);
   afterAll(async () => {
