@@ -319,13 +319,23 @@ describe.each(postgres)('the server process while its database sessions are term
     } finally {
       await admin.end();
     }
-    // ... and in its owner's read models.
+    // ... and in its owner's read models. GET /groups answers in pages of 20 (a writer makes more), so every page is read.
+    const allGroups = async (token: string) => {
+      const groups: { id: string }[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await call(token, 'GET', `/groups?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        groups.push(...(page.body.groups as { id: string }[]));
+        cursor = page.body.next_cursor as string | null;
+      } while (cursor);
+      return groups;
+    };
     for (const [u, user] of users.entries()) {
       await expect
         .poll(
           async () => {
             const runs = (await call(user.token, 'GET', '/runs?limit=100')).body.data as { id: string }[];
-            const groups = (await call(user.token, 'GET', '/groups')).body.groups as { id: string }[];
+            const groups = await allGroups(user.token);
             return {
               runs: acknowledged.runs[u]!.filter((id) => !runs.some((r) => r.id === id)),
               groups: acknowledged.groups[u]!.filter((id) => !groups.some((g) => g.id === id)),
