@@ -2,7 +2,7 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authClient } from '../api/auth-helpers.ts';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
-import { PASSWORD, signedInUser } from './support/journey.ts';
+import { PASSWORD, signedInUser, signInWithPassword } from './support/journey.ts';
 
 /** The API reads (GET, by path) a page sent, in order. */
 function apiReads(page: Page, apiUrl: string): string[] {
@@ -64,11 +64,7 @@ describe("the dashboard's first screen", () => {
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await page.waitForURL(`${stack.webUrl}/`);
-    await page.goto(`${stack.webUrl}/login`);
-    await page.getByLabel('Email').fill(other.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL(`${stack.webUrl}/app`);
+    await signInWithPassword(page, stack.webUrl, other.email);
     await page.getByRole('heading', { name: 'Second Runner' }).waitFor();
     await page.getByRole('region', { name: "This week's goal" }).getByText('Run 30 km').waitFor();
     expect(await page.getByText('Early Runner').count()).toBe(0);

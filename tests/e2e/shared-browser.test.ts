@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authClient } from '../api/auth-helpers.ts';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
 import { emitFix, type Fix, installFakeGps, parkRun } from './support/fake-gps.ts';
-import { PASSWORD, screenshot, signedInUser } from './support/journey.ts';
+import { PASSWORD, screenshot, signedInUser, signInWithPassword, signOutFromProfile } from './support/journey.ts';
 
 const FIX_EVERY_SEC = 3;
 /** Half a kilometre around a park in London at 5:30/km (2:45 of running), a fix every 3 s. */
@@ -59,18 +59,8 @@ describe('journey: a shared browser keeps nothing of the runner who signed out',
   const runsOf = async (email: string) =>
     (await stack.runtime.request('GET', '/runs', { token: await token(email) })).body.data as { id: string }[];
 
-  const signOut = async () => {
-    await page.goto(`${stack.webUrl}/profile`);
-    await page.getByRole('button', { name: 'Sign Out' }).click();
-    await page.waitForURL(`${stack.webUrl}/`);
-  };
-  const signIn = async (email: string) => {
-    await page.goto(`${stack.webUrl}/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL(`${stack.webUrl}/app`);
-  };
+  const signOut = () => signOutFromProfile(page, stack.webUrl);
+  const signIn = (email: string) => signInWithPassword(page, stack.webUrl, email);
   /** Runs TRACK on the page's clock (the server's follows it) and stops; the caller waits for what follows. */
   const recordRun = async () => {
     await page.goto(`${stack.webUrl}/run`);

@@ -1,7 +1,16 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
-import { apiFromPage, PASSWORD, screenshot, signedInUser, skipTour, TIMEOUT } from './support/journey.ts';
+import {
+  apiFromPage,
+  PASSWORD,
+  screenshot,
+  signedInUser,
+  signInWithPassword,
+  signOutFromProfile,
+  skipTour,
+  TIMEOUT,
+} from './support/journey.ts';
 
 const SIGNED_OUT_ELSEWHERE = 'You were signed out on another device. Sign in again to continue.';
 /** What the bug showed a runner whose session was gone: empty data where the API had answered 401. */
@@ -48,6 +57,15 @@ describe('journey: signed out on the desktop, the phone says so instead of showi
   afterAll(async () => {
     await stack?.close();
   });
+
+  /** The same runner signs in on the desktop and taps Sign Out there: every session of the account ends. */
+  const signOutOnTheDesktop = async () => {
+    const desk = await desktop.newPage();
+    desk.setDefaultTimeout(TIMEOUT);
+    await signInWithPassword(desk, stack.webUrl, phone.email);
+    await signOutFromProfile(desk, stack.webUrl);
+    return desk;
+  };
 
   it('an access token the auth service renews is sent again: no sign-out, the goal shows', async () => {
     const { page } = phone;
@@ -96,16 +114,7 @@ describe('journey: signed out on the desktop, the phone says so instead of showi
     await page.reload();
     await page.getByRole('region', { name: "This week's goal" }).waitFor();
 
-    const desk = await desktop.newPage();
-    desk.setDefaultTimeout(TIMEOUT);
-    await desk.goto(`${stack.webUrl}/login`);
-    await desk.getByLabel('Email').fill(phone.email);
-    await desk.getByLabel('Password').fill(PASSWORD);
-    await desk.getByRole('button', { name: 'Sign In' }).click();
-    await desk.waitForURL(`${stack.webUrl}/app`);
-    await desk.goto(`${stack.webUrl}/profile`);
-    await desk.getByRole('button', { name: 'Sign Out' }).click();
-    await desk.waitForURL(`${stack.webUrl}/`);
+    const desk = await signOutOnTheDesktop();
     // The desktop signed itself out by its own hand: no "another device" sentence there.
     expect(await desk.getByText(SIGNED_OUT_ELSEWHERE).count()).toBe(0);
 
@@ -136,16 +145,7 @@ describe('journey: signed out on the desktop, the phone says so instead of showi
     const { page } = phone;
     await page.goto(`${stack.webUrl}/goals`);
     await page.getByRole('region', { name: "This week's goal" }).waitFor();
-    const desk = await desktop.newPage();
-    desk.setDefaultTimeout(TIMEOUT);
-    await desk.goto(`${stack.webUrl}/login`);
-    await desk.getByLabel('Email').fill(phone.email);
-    await desk.getByLabel('Password').fill(PASSWORD);
-    await desk.getByRole('button', { name: 'Sign In' }).click();
-    await desk.waitForURL(`${stack.webUrl}/app`);
-    await desk.goto(`${stack.webUrl}/profile`);
-    await desk.getByRole('button', { name: 'Sign Out' }).click();
-    await desk.waitForURL(`${stack.webUrl}/`);
+    await signOutOnTheDesktop();
 
     // No reload: the runner taps Refresh on the goals screen they had open.
     await page.getByRole('button', { name: 'Refresh' }).click();
@@ -159,22 +159,9 @@ describe('journey: signed out on the desktop, the phone says so instead of showi
 
   it('the phone opened the next day (its access token expired): the refused refresh says so too', async () => {
     const { page } = phone;
-    await page.goto(`${stack.webUrl}/login`);
-    await page.getByLabel('Email').fill(phone.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL(`${stack.webUrl}/app`);
+    await signInWithPassword(page, stack.webUrl, phone.email);
     await page.getByRole('region', { name: "This week's goal" }).waitFor();
-    const desk = await desktop.newPage();
-    desk.setDefaultTimeout(TIMEOUT);
-    await desk.goto(`${stack.webUrl}/login`);
-    await desk.getByLabel('Email').fill(phone.email);
-    await desk.getByLabel('Password').fill(PASSWORD);
-    await desk.getByRole('button', { name: 'Sign In' }).click();
-    await desk.waitForURL(`${stack.webUrl}/app`);
-    await desk.goto(`${stack.webUrl}/profile`);
-    await desk.getByRole('button', { name: 'Sign Out' }).click();
-    await desk.waitForURL(`${stack.webUrl}/`);
+    await signOutOnTheDesktop();
 
     // An hour and more later: the stored access token has expired, so the auth client refreshes before any read.
     await page.evaluate(() => {

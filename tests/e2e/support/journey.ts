@@ -135,3 +135,19 @@ export async function apiFromPage(page: Page, apiUrl: string, method: string, pa
     { apiUrl, method, path, body },
   );
 }
+
+/** Signs in on /login with e-mail and password, as a returning runner does, and waits for the dashboard. */
+export async function signInWithPassword(page: Page, webUrl: string, email: string, password = PASSWORD) {
+  await page.goto(`${webUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`${webUrl}/app`);
+}
+
+/** Signs out from the profile's Sign Out button and waits for the landing page. */
+export async function signOutFromProfile(page: Page, webUrl: string) {
+  await page.goto(`${webUrl}/profile`);
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL(`${webUrl}/`);
+}
