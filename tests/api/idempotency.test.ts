@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { userRequests } from '../support/user-requests.ts';
 import { createTestUser, runBody, settle, type TestUser } from '../support/users.ts';
 
 const KEY_REUSED = 'This Idempotency-Key was already used for a different request. Use a new key for a new request.';
@@ -13,14 +14,7 @@ describe.each(databaseTargets())('Idempotency-Key on %s', (target) => {
   let ana: TestUser;
   let ben: TestUser;
 
-  const post = (user: TestUser, path: string, body: unknown, key?: string) =>
-    rt.request('POST', path, {
-      token: user.token,
-      body,
-      ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }),
-    });
-  const runsOf = async (user: TestUser) =>
-    (await rt.request('GET', '/runs?limit=100', { token: user.token })).body.data;
+  const { post, runsOf } = userRequests(() => rt);
   const eventsOf = async (streamId: string) => rt.store.readStream(streamId);
 
   beforeAll(async () => {

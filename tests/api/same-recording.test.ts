@@ -6,6 +6,7 @@ import { actorMetadata } from '../../app-server/commands/event-metadata.ts';
 import { executeCommand } from '../../app-server/commands/execute-command.ts';
 import { runDecider } from '../../domain/run/decide.ts';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { userRequests } from '../support/user-requests.ts';
 import { createTestUser, freshToken, runBody, settle, type TestUser } from '../support/users.ts';
 
 const RUN_DELETED =
@@ -20,14 +21,7 @@ describe.each(databaseTargets())('the same recording is one run, on %s', (target
   let ana: TestUser;
   let ben: TestUser;
 
-  const post = (user: TestUser, path: string, body: unknown, key?: string) =>
-    rt.request('POST', path, {
-      token: user.token,
-      body,
-      ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }),
-    });
-  const runsOf = async (user: TestUser) =>
-    (await rt.request('GET', '/runs?limit=100', { token: user.token })).body.data as { id: string }[];
+  const { post, runsOf } = userRequests(() => rt);
   const progressOf = async (user: TestUser) =>
     (await rt.request('GET', '/goals/current', { token: user.token })).body.data.progress;
 
