@@ -1,8 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../support/scratch-database.ts';
-import { randomPort, type ServerProcess, startServerProcess } from '../support/server-process.ts';
+import {
+  type NodeProcess,
+  randomPort,
+  type ServerProcess,
+  startServerProcess,
+  startWorkerProcess,
+} from '../support/server-process.ts';
 
 /**
  * docker-compose.yml starts API replicas (RUN_WORKERS=false) and a worker at the same moment on a fresh database.
@@ -12,59 +16,11 @@ import { randomPort, type ServerProcess, startServerProcess } from '../support/s
  * same instant on a fresh database and holds them to staying up and serving. PostgreSQL only (PGlite is one process).
  */
 const postgres = process.env.DATABASE_URL ? [process.env.DATABASE_URL] : [];
-const root = resolve(import.meta.dirname, '../..');
-
-interface WorkerProcess {
-  readonly child: ChildProcess;
-  output(): string;
-  alive(): boolean;
-  stop(): Promise<number | null>;
-}
-
-/** `node app-server/worker.ts`; resolves once it says it runs, rejects if it exits first. */
-function startWorkerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<WorkerProcess> {
-  let output = '';
-  const child = spawn(process.execPath, ['app-server/worker.ts'], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, RUN_WORKERS: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const worker: WorkerProcess = {
-    child,
-    output: () => output,
-    alive: () => child.exitCode === null && child.signalCode === null,
-    stop: () =>
-      new Promise((done) => {
-        if (!worker.alive()) return done(child.exitCode);
-        child.once('exit', (code) => done(code));
-        child.kill('SIGTERM');
-      }),
-  };
-  return new Promise((ready, fail) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`worker did not start:\n${output}`));
-    }, timeoutMs);
-    const onData = (d: Buffer) => {
-      output += d;
-      if (output.includes('StrideStake worker running')) {
-        clearTimeout(timer);
-        ready(worker);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`worker exited with ${code} during start-up:\n${output}`));
-    });
-  });
-}
 
 describe.each(postgres)('two APIs and two workers started at once on a fresh database (%s)', (baseUrl) => {
   let scratch: { url: string; drop(): Promise<void> } | undefined;
   const apis: ServerProcess[] = [];
-  const workers: WorkerProcess[] = [];
+  const workers: NodeProcess[] = [];
 
   afterAll(async () => {
     await Promise.all([...apis, ...workers].map((p) => p.stop()));

@@ -3,9 +3,8 @@ import { resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
 
-/** The API as a real operating-system process (`node app-server/main.ts`, what `npm start` runs). */
-export interface ServerProcess {
-  readonly url: string;
+/** A node process of ours (the API or the worker), its output collected. */
+export interface NodeProcess {
   readonly child: ChildProcess;
   /** Everything it wrote to stdout and stderr so far. */
   output(): string;
@@ -13,6 +12,35 @@ export interface ServerProcess {
   alive(): boolean;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+}
+
+/** The API as a real operating-system process (`node app-server/main.ts`, what `npm start` runs). */
+export interface ServerProcess extends NodeProcess {
+  readonly url: string;
+}
+
+/** `node <script>` from the repository's root with `env` over the test's environment. */
+function spawnNode(script: string, env: Record<string, string>): NodeProcess {
+  let output = '';
+  const child = spawn(process.execPath, [script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  return {
+    child,
+    output: () => output,
+    alive,
+    stop: () =>
+      new Promise((done) => {
+        if (!alive()) return done(child.exitCode);
+        child.once('exit', (code) => done(code));
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 /** A free-looking port per call (tests run in parallel processes; collisions are unlikely in this range). */
@@ -23,27 +51,12 @@ export function randomPort(): number {
 /** Starts the server with `env` over the test's environment and waits until GET /health answers 200. */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
   const port = env.PORT ?? String(randomPort());
-  let output = '';
-  const child = spawn(process.execPath, ['app-server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, WEB_PORT: String(randomPort()), LOG_LEVEL: 'info', ...env, PORT: port },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   const server: ServerProcess = {
     url,
-    child,
-    output: () => output,
-    alive: () => child.exitCode === null && child.signalCode === null,
-    stop: () =>
-      new Promise((done) => {
-        if (!server.alive()) return done(child.exitCode);
-        child.once('exit', (code) => done(code));
-        child.kill('SIGTERM');
-      }),
+    ...spawnNode('app-server/main.ts', { WEB_PORT: String(randomPort()), LOG_LEVEL: 'info', ...env, PORT: port }),
   };
+  const { child, output } = server;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && server.alive()) {
     try {
@@ -52,7 +65,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill('SIGKILL');
-  throw new Error(`server did not start:\n${output}`);
+  throw new Error(`server did not start:\n${output()}`);
 }
 
 /**
@@ -117,4 +130,28 @@ export async function openEventStream(url: string): Promise<EventStream> {
     }
   })();
   return { events, close: () => abort.abort() };
+}
+
+/** `node app-server/worker.ts` (the log's workers alone); resolves once it says it runs, rejects if it exits first. */
+export function startWorkerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<NodeProcess> {
+  const worker = spawnNode('app-server/worker.ts', { LOG_LEVEL: 'info', ...env, RUN_WORKERS: 'true' });
+  const { child } = worker;
+  return new Promise((ready, fail) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`worker did not start:\n${worker.output()}`));
+    }, timeoutMs);
+    const onData = () => {
+      if (worker.output().includes('StrideStake worker running')) {
+        clearTimeout(timer);
+        ready(worker);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`worker exited with ${code} during start-up:\n${worker.output()}`));
+    });
+  });
 }
