@@ -1,9 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { AppendedListener, EventStore, LogPosition, RecordedEvent } from '../../domain/shared/event-store.ts';
 import { GPS_TRACK_FIELDS } from '../../domain/run/events.ts';
+import type { AppendedListener, EventStore, LogPosition, RecordedEvent } from '../../domain/shared/event-store.ts';
+import { stepTogether, type TogetherMember } from './apply-together.ts';
 import { CheckpointWatch } from './checkpoint-watch.ts';
 import { type Checkpoint, readAllCheckpoints, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
-import { type TogetherMember, stepTogether } from './apply-together.ts';
 import { DEFAULT_FAULT_POLICY, type FaultPolicy, FaultTracker, retryDelayMs } from './fault-tracker.ts';
 import { type ReplayResult, replayPoisonedEvent, skipPoisonedEvent } from './poison-operations.ts';
 import { listPoisonedEvents, type PoisonedEvent, type PoisonStatus } from './poisoned-events.ts';
@@ -124,7 +124,7 @@ export class ProjectionRunner {
         changed.push(projector.name);
       }
     }
-    if (changed.length > 0) await this.rebuildAll(changed);
+    if (changed.length > 0) await this.#rebuildAll(changed);
   }
 
   /** Starts following the log live. */
@@ -186,15 +186,21 @@ export class ProjectionRunner {
     return this.#watch.reached(position, names, options.timeoutMs ?? 5_000);
   }
 
-  /** Rebuilds one projection beside the live copy and swaps it in. */
+  /**
+   * Rebuilds one projection beside the live copy and swaps it in. Like every rebuild asked from outside (the
+   * operator's `projections:rebuild`, a test), it holds the schema lock, so it never races another process creating
+   * or rebuilding the same tables at start-up.
+   */
   async rebuild(name: string, onProgress?: (eventsApplied: number) => void): Promise<RebuildResult> {
     const projector = this.#projectors.get(name);
     if (!projector) throw new Error(`Unknown projection "${name}". Known: ${this.names.join(', ')}`);
-    const result = await rebuildProjection(this.#db, this.#store, projector, {
-      ...this.#options(),
-      faultPolicy: this.#faultPolicy,
-      ...(onProgress ? { onProgress } : {}),
-    });
+    const result = await this.#exclusive(() =>
+      rebuildProjection(this.#db, this.#store, projector, {
+        ...this.#options(),
+        faultPolicy: this.#faultPolicy,
+        ...(onProgress ? { onProgress } : {}),
+      }),
+    );
     this.#signal.wake();
     this.#applied.wake();
     return result;
@@ -202,9 +208,14 @@ export class ProjectionRunner {
 
   /**
    * Rebuilds several projections beside their live copies, reading the log once for all of them, and swaps each in
-   * (rebuildProjections). Results in the order of `names`.
+   * (rebuildProjections). Results in the order of `names`. Holds the schema lock, as `rebuild` does.
    */
   async rebuildAll(names: readonly string[]): Promise<RebuildResult[]> {
+    return this.#exclusive(() => this.#rebuildAll(names));
+  }
+
+  /** rebuildAll's work, for a caller that holds the schema lock already (start-up's #prepare). */
+  async #rebuildAll(names: readonly string[]): Promise<RebuildResult[]> {
     const projectors = names.map((name) => {
       const projector = this.#projectors.get(name);
       if (!projector) throw new Error(`Unknown projection "${name}". Known: ${this.names.join(', ')}`);
