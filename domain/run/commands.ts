@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { ImportSource } from './events.ts';
+import type { ImportSource, RecordedWith } from './events.ts';
 import type { GpsPosition } from './geo.ts';
 import type { ImportFlags } from './verification.ts';
 
@@ -22,6 +22,8 @@ export interface LogGpsRun {
   readonly weekSettled: boolean;
   /** An upload after the fact (POST /runs) may be at most MAX_LOGGED_RUN_AGE old; a live session is not. */
   readonly live: boolean;
+  /** The file the track came from (POST /runs/import): judged as any upload after the fact, its origin kept. */
+  readonly recordedWith?: RecordedWith | null;
   readonly now: Temporal.Instant;
 }
 

@@ -57,6 +57,10 @@ function logGps(command: LogGpsRun, state: RunState): Decision {
   }
   const problem = commonProblem(command);
   if (problem !== null) return left(problem);
+  const origin = command.recordedWith ?? null;
+  if (origin && ![origin.creator, origin.device].every((t) => t === null || isStorableText(t))) {
+    return left(runLimitErrors.unstorableText());
+  }
   if (!command.live) {
     if (olderThan(command.startedAt, command.now, MAX_LOGGED_RUN_AGE_DAYS)) {
       return left(runErrors.tooOld(MAX_LOGGED_RUN_AGE_DAYS));
@@ -85,6 +89,7 @@ function logGps(command: LogGpsRun, state: RunState): Decision {
         ...evidence,
         notes: command.notes,
         verification,
+        ...(origin ? { recordedWith: origin } : {}),
         recordedAt: command.now.toString(),
       },
     },

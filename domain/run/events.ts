@@ -18,7 +18,21 @@ export const GpsFix = z.object({
   timestamp: z.number(),
   accuracy: z.number().nullable().optional(),
   receivedAt: z.number().nullable().optional(),
+  elevation: z.number().nullable().optional(),
 }) satisfies z.ZodType<GpsPosition>;
+
+/**
+ * The file a run was imported from (POST /runs/import): its format, the program that wrote it (GPX `creator`, TCX
+ * `Author`, FIT manufacturer) and the device that recorded it (GPX `trk/src`, TCX `Creator`, FIT product), as the
+ * file says; null when it says nothing. Kept so the runner (and a reviewer) sees where the track came from.
+ */
+export const RecordedWith = z.object({
+  format: z.enum(['gpx', 'tcx', 'fit']),
+  creator: z.string().nullable(),
+  device: z.string().nullable(),
+});
+/** The file a run was imported from. */
+export type RecordedWith = z.infer<typeof RecordedWith>;
 
 const importFlags = z.object({
   manual: z.boolean(),
@@ -91,6 +105,8 @@ export const RunRecord = z.object({
   notes: z.string().nullable(),
   /** Stored, not recomputed: a later policy change must not re-judge a settled week. */
   verification,
+  /** The file the track was imported from (POST /runs/import); absent for every other run. */
+  recordedWith: RecordedWith.nullable().optional(),
 });
 /** A run as recorded. */
 export type RunRecord = z.infer<typeof RunRecord>;

@@ -16,6 +16,8 @@ export interface GpsPosition {
    * (request schemas do not accept it); absent for tracks uploaded whole after the run and for imports.
    */
   readonly receivedAt?: number | null;
+  /** Metres above sea level, when the recording has it (a watch file's altitude); the policy does not read it. */
+  readonly elevation?: number | null;
 }
 
 const toRadians = (degrees: number) => (degrees * Math.PI) / 180;

@@ -3,6 +3,7 @@ import { isSettledWeek, userGoalsDecider, type UserGoalsEvent } from '../../../d
 import { runDecider } from '../../../domain/run/decide.ts';
 import { foldEvents } from '../../../domain/shared/decider.ts';
 import { runErrors } from '../../../domain/run/messages.ts';
+import type { RecordedWith } from '../../../domain/run/events.ts';
 import type { RunState } from '../../../domain/run/state.ts';
 import type { LogPosition } from '../../../domain/shared/event-store.ts';
 import type { RunBody } from '../../../domain/validation/run.ts';
@@ -29,11 +30,14 @@ async function weekSettled(context: UserCommandContext, startedAt: Temporal.Inst
  * there; an upload cannot reach more than 7 days back nor into a settled week. The run's id is its recording's
  * (recording-id.ts): the same track sent again — a retry with or without an Idempotency-Key, a copy racing the first,
  * an offline queue's resend days later — lands on the same stream and answers with the run saved first (201, as a
- * keyed retry does); a recording whose run was deleted is refused (409 `run_deleted`).
+ * keyed retry does); a recording whose run was deleted is refused (409 `run_deleted`). A watch file imported
+ * (POST /runs/import) comes this same way with `recordedWith`, the file's origin: a file is a track uploaded after
+ * the fact, judged as one (docs/run-policy.md), and the same recording imported twice is the same run.
  */
 export async function logRun(
   context: UserCommandContext,
   body: RunBody,
+  recordedWith: RecordedWith | null = null,
 ): Promise<{ runId: string; position: LogPosition }> {
   const runId = recordingRunId(context.userId, body.gps_data.positions);
   const startedAt = Temporal.Instant.from(body.started_at);
@@ -57,6 +61,7 @@ export async function logRun(
           notes: body.notes,
           weekSettled: await weekSettled(context, startedAt),
           live: false,
+          recordedWith,
           now: instantOf(context),
         },
         userMetadata(context),
