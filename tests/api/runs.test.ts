@@ -45,7 +45,7 @@ describe.each(databaseTargets())('runs API on %s', (target) => {
         trusted_distance_km: 5,
         excluded: [],
         counted_instead: null,
-        summary: 'Counted all 5.00 km toward your stake',
+        summary: 'Counted all 5.00 km toward your goal',
       },
     });
     expect(res.body.goal).toMatchObject({ progress: 5, percentage: 50 });

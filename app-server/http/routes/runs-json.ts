@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { type CountableRun, type CountedOnce, countOnce } from '../../../domain/run/count-once.ts';
+import { countedTowardAt, type GoalWeek } from '../../../domain/run/counted-toward.ts';
 import { verificationJson } from '../../../domain/run/verification-json.ts';
 import { paceSecPerKm } from '../../../domain/stats/run-totals.ts';
+import { goalWeeksBetween } from '../../../projections/goals/goal-weeks.ts';
 import { type RunListRow, runNeighbours } from '../../../projections/runs/run-queries.ts';
 
 const countable = (run: RunListRow): CountableRun => ({
@@ -37,9 +39,11 @@ export async function countedOnceFor(
 /**
  * A run as the API answers it (§3 Run), with its pace and its verification: the verdict and its reasons, the
  * claimed distance, what counts toward a stake (after the cross-run rules: `counted` from countedOnceFor) and for
- * XP and free goals, what was left out and why, and the same in one sentence for people.
+ * XP and free goals, what was left out and why, and the same in one sentence for people: about the stake of the run's
+ * week only when it has one (`goals`: the user's goals around the run, goalWeeksBetween).
  */
-export function runJson(run: RunListRow, counted: CountedOnce | undefined) {
+export function runJson(run: RunListRow, counted: CountedOnce | undefined, goals: readonly GoalWeek[]) {
+  const toward = countedTowardAt(goals, new Date(run.started_at).getTime());
   return {
     id: run.id,
     user_id: run.user_id,
@@ -50,7 +54,7 @@ export function runJson(run: RunListRow, counted: CountedOnce | undefined) {
     source: run.source,
     import_id: run.import_id,
     notes: run.notes,
-    verification: verificationJson(run.verification, run.distance_km, counted),
+    verification: verificationJson(run.verification, run.distance_km, counted, toward),
     recorded_at: new Date(run.recorded_at).toISOString(),
   };
 }
@@ -58,5 +62,7 @@ export function runJson(run: RunListRow, counted: CountedOnce | undefined) {
 /** A list of runs as the API answers it, each counted among its neighbours. */
 export async function runsJson(db: Kysely<object>, userId: string, runs: readonly RunListRow[]) {
   const counted = await countedOnceFor(db, userId, runs);
-  return runs.map((run) => runJson(run, counted.get(run.id)));
+  const starts = runs.map((r) => new Date(r.started_at).getTime());
+  const goals = runs.length === 0 ? [] : await goalWeeksBetween(db, userId, Math.min(...starts), Math.max(...starts));
+  return runs.map((run) => runJson(run, counted.get(run.id), goals));
 }
