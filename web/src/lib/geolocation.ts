@@ -18,6 +18,12 @@ export interface Geolocation {
   requestPermission(): Promise<'granted' | GeoFailure>;
   /** Starts watching; returns a function that stops it. */
   watch(onFix: (fix: GeoFix) => void, onError: (failure: GeoFailure) => void): () => void;
+  /**
+   * Stop taps from outside the page (§4: the tracking notification's action, Android's foreground service); the
+   * tracker answers each as its own Stop button. Absent where there is no such notification (the web). Answers an
+   * unsubscribe.
+   */
+  onStopRequested?(listener: () => void): () => void;
 }
 
 // §9: high accuracy, no cache, 5 s timeout on the web.

@@ -9,6 +9,7 @@ import { countOf, formatDuration } from '../../../lib/format.ts';
 import { thinTrack } from '../track/route-projection.ts';
 import { RouteMap } from './route-map.tsx';
 import { RunSavedSummary } from './run-saved-summary.tsx';
+import { useStopFromNotification } from './stop-from-notification.ts';
 import { useFinishRun } from './use-finish-run.ts';
 import { useGpsTracker } from './use-gps-tracker.ts';
 import { useLastTrack } from './use-last-track.ts';
@@ -43,6 +44,8 @@ export function GpsTracker({ onSummaryClosed }: { readonly onSummaryClosed?: (go
     setConfirmStop(false);
     await save.finish();
   };
+  // The tracking notification's Stop Run (native shell) takes the same path as Stop & Save.
+  useStopFromNotification(finish);
 
   // What Stop will do, told before it is done: a run under the policy's minimums is not saved (use-gps-tracker.ts).
   // Judged as stop judges it (seconds rounded); the tracker re-renders each second, so it stays true while it shows.
