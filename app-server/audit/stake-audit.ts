@@ -1,5 +1,12 @@
 import type { StakeEvent } from '../../domain/stake/events.ts';
-import { splitCapture } from '../../domain/shared/money.ts';
+import { splitCapture, splitRefund } from '../../domain/shared/money.ts';
+import {
+  addToCharityLedger,
+  type CharityLedger,
+  type CharityLedgerLine,
+  ledgerLines,
+  monthOf,
+} from '../../domain/stake/charity-ledger.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { StakeHoldReleaseConfirmed } from '../process/stakes/release-confirmed.ts';
 import { isStakeStream } from '../../domain/shared/streams.ts';
@@ -24,6 +31,9 @@ export type AuditedStake = {
   capturedCents: number;
   donationCents: number;
   feeCents: number;
+  /** Given back after collection (StakeRefunded), and the charity's part of it. */
+  refundedCents: number;
+  donationRefundCents: number;
   history: string[];
   violations: string[];
 };
@@ -31,6 +41,8 @@ export type AuditedStake = {
 /** The auditor's report: every stake, the broken rules, the releases still owed, and the money totals. */
 export type AuditReport = {
   stakes: AuditedStake[];
+  /** What each charity is owed per month (domain/stake/charity-ledger.ts), checked against the captures and refunds. */
+  ledger: CharityLedgerLine[];
   violations: { stakeId: string; rule: string }[];
   openReleases: { stakeId: string; paymentIntentId: string; idempotencyKey: string }[];
   totals: {
@@ -48,13 +60,17 @@ type Working = AuditedStake & {
   captureDeadline: string | null;
   captureRequested: boolean;
   releases: Map<string, string>;
+  /** The stake's money events, for the charity ledger of the stakes inside the filter. */
+  moneyEvents: StakeEvent[];
 };
 
 /**
  * Replays the event log (never the read models) and checks the money rules on every stake: settled at most once;
  * captured = donation + fee; the donation is exactly the charity share when a charity was chosen and 0 otherwise;
  * no money taken for a completed goal; no capture requested at or after the hold's deadline; a released hold was
- * not captured. Releases not yet confirmed by the provider are listed (owed, not yet a violation).
+ * not captured; refunds never exceed the capture and give back the charity's share by splitRefund; the charity
+ * ledger equals, per charity and month, 80% of each capture (rounded down) minus the refunds' charity share.
+ * Releases not yet confirmed by the provider are listed (owed, not yet a violation).
  */
 export async function auditStakes(
   events: AsyncIterable<RecordedEvent>,
@@ -72,8 +88,10 @@ export async function auditStakes(
       apply(stakes, recorded as unknown as StakeEvent & RecordedEvent);
     }
   }
+  const ledger: CharityLedger = new Map();
   const report: AuditReport = {
     stakes: [],
+    ledger: [],
     violations: [],
     openReleases: [],
     totals: { stakes: 0, settled: 0, capturedCents: 0, donationCents: 0, feeCents: 0, byCharity: {} },
@@ -90,7 +108,8 @@ export async function auditStakes(
       else if (confirmed.result === 'already_captured')
         s.violations.push(`released hold ${paymentIntentId} was captured`);
     }
-    const { settlements: _s, captureDeadline: _c, captureRequested: _r, releases: _l, ...audited } = s;
+    for (const event of s.moneyEvents) addToCharityLedger(ledger, event);
+    const { settlements: _s, captureDeadline: _c, captureRequested: _r, releases: _l, moneyEvents: _m, ...audited } = s;
     report.stakes.push(audited);
     for (const rule of s.violations) report.violations.push({ stakeId: s.stakeId, rule });
     const t = report.totals;
@@ -104,6 +123,9 @@ export async function auditStakes(
       t.byCharity[s.charityId] = { stakes: c.stakes + 1, donationCents: c.donationCents + s.donationCents };
     }
   }
+  report.ledger = ledgerLines(ledger);
+  const audited = [...stakes.values()].filter((s) => matchesFilter(s, filter));
+  for (const rule of ledgerDiscrepancies(report.ledger, audited)) report.violations.push({ stakeId: 'ledger', rule });
   report.stakes.sort((a, b) =>
     a.openedAt < b.openedAt ? -1 : a.openedAt > b.openedAt ? 1 : a.stakeId < b.stakeId ? -1 : 1,
   );
@@ -128,12 +150,15 @@ function apply(stakes: Map<string, Working>, event: StakeEvent & RecordedEvent):
       capturedCents: 0,
       donationCents: 0,
       feeCents: 0,
+      refundedCents: 0,
+      donationRefundCents: 0,
       history: ['StakeOpened'],
       violations: [],
       settlements: 0,
       captureDeadline: null,
       captureRequested: false,
       releases: new Map(),
+      moneyEvents: [],
     });
     return;
   }
@@ -166,6 +191,7 @@ function apply(stakes: Map<string, Working>, event: StakeEvent & RecordedEvent):
       const d = event.data;
       s.settlements += 1;
       s.outcome = d.outcome;
+      s.moneyEvents.push(event);
       s.capturedCents += d.capturedCents;
       s.donationCents += d.donationCents;
       s.feeCents += d.feeCents;
@@ -178,9 +204,62 @@ function apply(stakes: Map<string, Working>, event: StakeEvent & RecordedEvent):
       if (d.method === 'capture' && !s.captureRequested) s.violations.push('captured without a capture request');
       return;
     }
+    case 'StakeRefunded': {
+      const d = event.data;
+      s.moneyEvents.push(event);
+      if (s.capturedCents === 0 || s.refundedCents + d.refundedCents > s.capturedCents) {
+        s.violations.push(`refunded ${s.refundedCents + d.refundedCents}c of ${s.capturedCents}c collected`);
+      } else {
+        const expected = splitRefund(s.capturedCents, s.refundedCents, d.refundedCents, s.charityId !== null);
+        if (d.donationRefundCents !== expected.donationCents || d.feeRefundCents !== expected.feeCents) {
+          s.violations.push('refund split is not the charity share of what was refunded');
+        }
+      }
+      if (d.charityId !== s.charityId) s.violations.push('refunded for another charity than chosen');
+      if (d.donationRefundCents + d.feeRefundCents !== d.refundedCents)
+        s.violations.push('refunded is not donation + fee');
+      s.refundedCents += d.refundedCents;
+      s.donationRefundCents += d.donationRefundCents;
+      return;
+    }
     default:
       return;
   }
+}
+
+/**
+ * The ledger checked against the captures and refunds, recomputed by the rule rather than read from the recorded
+ * split: per charity and month (UTC), owed = Σ floor(80% × captured) over captures − Σ charity share of refunds
+ * (splitRefund over each stake's refunds in order), in integer cents. Each month and charity that differs (either
+ * way, or present on one side only) is one violation.
+ */
+function ledgerDiscrepancies(lines: readonly CharityLedgerLine[], stakes: readonly Working[]): string[] {
+  const expected = new Map<string, number>();
+  const add = (at: string, charityId: string, cents: number) => {
+    const key = `${monthOf(at)} ${charityId}`;
+    expected.set(key, (expected.get(key) ?? 0) + cents);
+  };
+  for (const s of stakes) {
+    if (s.charityId === null) continue;
+    let captured = 0;
+    let refunded = 0;
+    for (const e of s.moneyEvents) {
+      if (e.type === 'StakeCollected') {
+        captured += e.data.capturedCents;
+        add(e.data.collectedAt, s.charityId, splitCapture(e.data.capturedCents, true).donationCents);
+      } else if (e.type === 'StakeRefunded' && refunded + e.data.refundedCents <= captured) {
+        add(e.data.refundedAt, s.charityId, -splitRefund(captured, refunded, e.data.refundedCents, true).donationCents);
+        refunded += e.data.refundedCents;
+      }
+    }
+  }
+  const recorded = new Map(lines.map((l) => [`${l.month} ${l.charityId}`, l.owedCents]));
+  const keys = [...new Set([...expected.keys(), ...recorded.keys()])].sort();
+  return keys.flatMap((key) => {
+    const want = expected.get(key) ?? 0;
+    const got = recorded.get(key) ?? 0;
+    return want === got ? [] : [`charity ledger ${key}: owed ${got}c, expected ${want}c`];
+  });
 }
 
 /** Whether a stake (by owner, charity and opening time) is inside the audit's filter. */

@@ -49,3 +49,26 @@ export function formatDollars(cents: Cents, options: { readonly alwaysCents?: bo
   if (rest === 0 && !options.alwaysCents) return `${sign}$${dollars}`;
   return `${sign}$${dollars}.${String(rest).padStart(2, '0')}`;
 }
+
+/**
+ * Splits a refund of a collected stake between the charity's share and ours, so that refunds taken together never
+ * give back more of a share than the capture gave it: the charity gives back the 80% share (rounded down, as in
+ * `splitCapture`) of everything refunded so far, less what earlier refunds already took from it. A full refund, in
+ * one piece or many, therefore gives back exactly the capture's donation and fee, to the cent.
+ */
+export function splitRefund(
+  capturedCents: Cents,
+  alreadyRefundedCents: Cents,
+  refundCents: Cents,
+  hasCharity: boolean,
+): CaptureSplit {
+  if (!isCents(alreadyRefundedCents) || !isCents(refundCents) || refundCents === 0) {
+    throw new RangeError(`Not a refund: ${refundCents} after ${alreadyRefundedCents}`);
+  }
+  if (alreadyRefundedCents + refundCents > capturedCents) {
+    throw new RangeError(`Refunds of ${alreadyRefundedCents + refundCents} exceed the capture of ${capturedCents}`);
+  }
+  const before = splitCapture(alreadyRefundedCents, hasCharity).donationCents;
+  const after = splitCapture(alreadyRefundedCents + refundCents, hasCharity).donationCents;
+  return { donationCents: after - before, feeCents: refundCents - (after - before) };
+}

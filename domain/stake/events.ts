@@ -178,6 +178,28 @@ export const StakeWrittenOff = z.object({
 /** Every charge attempt failed. */
 export type StakeWrittenOff = z.infer<typeof StakeWrittenOff>;
 
+/**
+ * Money given back to the runner after it was collected (an upheld appeal, late evidence: their triggers come
+ * later). `donationRefundCents` is the part the charity gives back and `feeRefundCents` ours; they sum to
+ * `refundedCents` and follow `splitRefund` (domain/shared/money.ts). The stake's status does not change.
+ */
+export const StakeRefunded = z.object({
+  type: z.literal('StakeRefunded'),
+  data: z.object({
+    stakeId,
+    paymentIntentId: z.string().min(1),
+    refundedCents: z.number().int().positive(),
+    donationRefundCents: cents,
+    feeRefundCents: cents,
+    charityId: z.string().nullable(),
+    reason: z.string().min(1),
+    idempotencyKey: z.string().min(1),
+    refundedAt: isoInstant,
+  }),
+});
+/** Money given back after it was collected. */
+export type StakeRefunded = z.infer<typeof StakeRefunded>;
+
 /** Every event of the stake stream `stake-<id>`: the stake decider's schema. */
 export const StakeEvent = z.discriminatedUnion('type', [
   StakeOpened,
@@ -191,6 +213,7 @@ export const StakeEvent = z.discriminatedUnion('type', [
   StakeChargeFailed,
   StakeCollected,
   StakeWrittenOff,
+  StakeRefunded,
 ]);
 /** Every event of the stake stream `stake-<id>`. */
 export type StakeEvent = z.infer<typeof StakeEvent>;

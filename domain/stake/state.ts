@@ -75,6 +75,8 @@ export function evolveStake(state: StakeState, event: StakeEvent): StakeState {
     case 'StakeReleased':
       return { ...base, status: event.data.outcome };
     case 'StakeLateHoldReleased':
+    // A refund gives money back; the stake keeps the outcome that took it (the ledger and the timeline show it).
+    case 'StakeRefunded':
       return state;
     case 'StakeCaptureRequested':
       return state.status === 'active'
