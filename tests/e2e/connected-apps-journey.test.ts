@@ -128,17 +128,21 @@ describe('journey: connecting a running service and coming back', () => {
     }
   });
 
-  it('Garmin looks connectable and its Connect answers the API’s not-implemented message; the rest are coming soon', async () => {
+  it('Garmin looks connectable and its Connect answers the API’s not-implemented message; its card offers the FIT file import; Health Connect and Apple Health are in the app; no Google Fit', async () => {
     const garmin = page.getByRole('region', { name: 'Garmin' });
     await garmin.getByRole('button', { name: 'Connect' }).click();
     const toast = page.locator('.toast-error', { hasText: 'Failed to connect to Garmin' });
     await toast.getByText('Garmin connection is not implemented yet').waitFor();
     expect(page.url()).toBe(`${stack.webUrl}/connected-apps`);
-    for (const name of ['Apple Health', 'Google Fit']) {
-      expect(await page.getByRole('region', { name }).getByRole('button', { name: 'Coming soon' }).isDisabled()).toBe(
-        true,
-      );
+    await garmin.getByRole('link', { name: 'Import a FIT file' }).waitFor();
+    for (const [name, where] of [
+      ['Health Connect', 'Available in the StrideStake app for Android'],
+      ['Apple Health', 'Available in the StrideStake app for iPhone'],
+    ] as const) {
+      expect(await page.getByRole('region', { name }).getByRole('button', { name: where }).isDisabled()).toBe(true);
     }
+    // Google Fit's APIs shut down in 2026: no card offers it.
+    expect(await page.getByText('Google Fit').count()).toBe(0);
     await screenshot(page, 'connected-apps-garmin-not-implemented');
     await context.close();
   });

@@ -408,9 +408,12 @@ describe('screens tour: every route and modal, photographed and checked with axe
       page.getByRole('region', { name: 'Strava' }).getByRole('button', { name: 'Connect' }),
     );
     expect(await page.title()).toBe('Connected Apps · StrideStake');
-    // "Coming soon" once per card, on its button.
-    for (const name of ['Apple Health', 'Google Fit'])
-      expect(await page.getByRole('region', { name }).getByText('Coming soon').count()).toBe(1);
+    // Where each health store is available, once per card, on its button (the web reads neither).
+    for (const [name, where] of [
+      ['Health Connect', 'Available in the StrideStake app for Android'],
+      ['Apple Health', 'Available in the StrideStake app for iPhone'],
+    ] as const)
+      expect(await page.getByRole('region', { name }).getByText(where).count()).toBe(1);
     await shoot(page, 'phone-connected-apps');
     strava.consent = { athleteId: ATHLETE, decision: 'approve' };
     await page.getByRole('region', { name: 'Strava' }).getByRole('button', { name: 'Connect' }).click();

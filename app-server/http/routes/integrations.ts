@@ -29,6 +29,15 @@ const ACTIVITY_SCOPES = new Set(['activity:read', 'activity:read_all']);
 /** Offered on the connected apps screen but not built (§1, §7): its start answers a not-implemented message. */
 const NOT_IMPLEMENTED: Readonly<Record<string, string>> = { garmin: 'Garmin' };
 
+/**
+ * What Connect answers while Strava is not configured: the connected apps screen shows it, so whoever runs the server
+ * learns there which variables turn Strava on (README, configuration), not only that it is off.
+ */
+export const STRAVA_NOT_CONFIGURED =
+  'Strava is not configured. An operator must set STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (the Strava API ' +
+  'application, strava.com/settings/api), STRAVA_WEBHOOK_VERIFY_TOKEN for new runs to arrive by webhook, and ' +
+  'STRAVA_API_URL only to use another address than https://www.strava.com.';
+
 /** Return errors the connected apps screen knows (§8 "Connection return error"). */
 type ReturnError = 'access_denied' | 'callback_failed' | 'invalid_state' | 'invalid_request';
 
@@ -102,7 +111,7 @@ export function integrationsRoutes(deps: AppDeps) {
   const appUrl = deps.config.APP_URL.replace(/\/+$/, '');
   const backToApp = (query: { error: ReturnError }) => `${appUrl}/connected-apps?${new URLSearchParams(query)}`;
   const requireConfigured = () => {
-    if (!client.configured) throw new HttpError(503, 'Strava is not configured. Please contact support.');
+    if (!client.configured) throw new HttpError(503, STRAVA_NOT_CONFIGURED);
   };
   const ownAccount = async (userId: string, provider: IntegrationProvider) => {
     const account = await findAccount(db, userId, provider);

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Page } from '../../components/page.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { useDisconnectConnection, useSyncConnection } from '../../features/connected-apps/api/connection-mutations.ts';
@@ -20,24 +20,55 @@ import { ApiError } from '../../lib/api-error.ts';
 import { useMe } from '../../features/user/api/get-me.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
+import { platform } from '../../lib/platform/index.ts';
 import { countOf } from '../../lib/format.ts';
 import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
 
+/** A card of the screen; `unavailable` is what its disabled button says where the service cannot be used. */
+interface ServiceEntry {
+  readonly provider: string;
+  readonly name: string;
+  readonly text: string;
+  readonly available: boolean;
+  readonly unavailable?: string;
+}
+
 /**
- * §1, §2: Strava is active; Garmin looks connectable and its Connect answers the API's not-implemented message;
- * Apple Health and Google Fit are coming soon.
+ * §1, §2, as things stand in 2026: Strava is active; Garmin looks connectable and its Connect answers the API's
+ * not-implemented message, so its card points to what works today, importing the FIT files its watches write. Google
+ * Fit is gone (its APIs shut down in 2026; Health Connect replaced it on Android): Health Connect and Apple Health
+ * are read on the phone by the native app, so the web says where they are available.
  */
-const SERVICES = [
-  { provider: 'strava', name: 'Strava', text: 'Sync your runs automatically.', available: true },
-  { provider: 'garmin', name: 'Garmin', text: 'Sync runs from your Garmin watch.', available: true },
-  {
-    provider: 'apple-health',
-    name: 'Apple Health',
-    text: 'Bring in workouts from the Health app on iPhone.',
-    available: false,
-  },
-  { provider: 'google-fit', name: 'Google Fit', text: 'Bring in runs from Google Fit on Android.', available: false },
-] as const;
+function servicesOn(device: 'web' | 'ios' | 'android'): readonly ServiceEntry[] {
+  const inApp = (os: 'ios' | 'android') =>
+    device === os ? 'Coming soon' : `Available in the StrideStake app for ${os === 'ios' ? 'iPhone' : 'Android'}`;
+  return [
+    { provider: 'strava', name: 'Strava', text: 'Sync your runs automatically.', available: true },
+    {
+      provider: 'garmin',
+      name: 'Garmin',
+      text: 'Syncing with Garmin Connect is not built yet.',
+      available: true,
+    },
+    {
+      provider: 'health-connect',
+      name: 'Health Connect',
+      text: 'Bring in runs from Health Connect on Android.',
+      available: false,
+      unavailable: inApp('android'),
+    },
+    {
+      provider: 'apple-health',
+      name: 'Apple Health',
+      text: 'Bring in workouts from the Health app on iPhone.',
+      available: false,
+      unavailable: inApp('ios'),
+    },
+  ];
+}
+
+/** Where a run file is imported (the run history's import). */
+const RUN_FILE_IMPORT = '/run-history#import';
 
 /**
  * Completions by state: one POST per hand-over, however often the page mounts (a state is single-use: a second POST
@@ -82,6 +113,9 @@ export function ConnectedAppsRoute() {
   // The hand-over is read once and dropped from the address at once (the code is a secret, if a short-lived one).
   const [handOver] = useState(() => connectionHandOver(window.location.hash));
   const [completing, setCompleting] = useState(handOver !== null);
+  const [connectRefusal, setConnectRefusal] = useState<{ readonly provider: string; readonly message: string } | null>(
+    null,
+  );
   useEffect(() => {
     if (!handOver) return;
     navigate('/connected-apps', { replace: true });
@@ -102,9 +136,13 @@ export function ConnectedAppsRoute() {
       toast.show({ tone: 'error', title: 'Please log in to connect apps' });
       return;
     }
+    setConnectRefusal(null);
     try {
       window.location.assign(await startConnection(provider));
     } catch (error) {
+      // Not configured on this server (503): the card keeps the API's sentence naming what an operator must set.
+      if (error instanceof ApiError && error.status === 503)
+        setConnectRefusal({ provider, message: errorMessage(error, '') });
       toast.show({ tone: 'error', title: `Failed to connect to ${name}`, description: errorMessage(error, '') });
     }
   };
@@ -142,19 +180,32 @@ export function ConnectedAppsRoute() {
           {announced.message}
         </p>
       ) : null}
-      {SERVICES.map((s) => (
+      {servicesOn(platform().name).map((s) => (
         <ServiceCard
           key={s.provider}
           name={s.name}
           text={s.text}
           available={s.available}
+          {...(s.unavailable ? { unavailableLabel: s.unavailable } : {})}
           connection={list.find((c) => c.provider === s.provider) ?? null}
           timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE}
           busy={sync.isPending || disconnect.isPending}
           onConnect={() => connect(s.provider, s.name)}
           onSync={() => syncNow(s.provider)}
           onDisconnect={() => disconnectNow(s.provider, s.name)}
-        />
+        >
+          {s.provider === 'garmin' ? (
+            <p className="muted small">
+              Garmin watches (and Coros, Polar and Suunto ones) write FIT files: import one into your run history.{' '}
+              <Link to={RUN_FILE_IMPORT}>Import a FIT file</Link>
+            </p>
+          ) : null}
+          {connectRefusal?.provider === s.provider ? (
+            <p className="field-error small" role="alert">
+              {connectRefusal.message}
+            </p>
+          ) : null}
+        </ServiceCard>
       ))}
     </Page>
   );

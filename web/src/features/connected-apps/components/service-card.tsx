@@ -1,12 +1,20 @@
+import type { ReactNode } from 'react';
 import { Temporal } from 'temporal-polyfill';
 import { relativeTime } from '../../../../../domain/shared/relative-time.ts';
 import { type Connection, isImporting } from '../api/get-connections.ts';
 
-/** A service on the connected apps screen (§2): connectable, connected (Sync Now, Disconnect) or coming soon. */
+/**
+ * A service on the connected apps screen (§2): connectable, connected (Sync Now, Disconnect), or not here (its button
+ * says why: "Coming soon", or where it is available instead).
+ */
 export interface ServiceCardProps {
   readonly name: string;
   readonly text: string;
   readonly available: boolean;
+  /** The disabled button's words when the service is not available here; "Coming soon" unless told. */
+  readonly unavailableLabel?: string;
+  /** More under the text: a way to bring the service's runs in meanwhile, or why Connect failed. */
+  readonly children?: ReactNode;
   readonly connection: Connection | null;
   readonly timeZone: string;
   readonly busy: boolean;
@@ -34,6 +42,7 @@ export function ServiceCard(props: ServiceCardProps) {
         <p className="muted small" role={connection ? 'status' : undefined}>
           {connection ? connectionStatus(connection, props.timeZone) : props.text}
         </p>
+        {props.children}
       </div>
       {connection ? (
         <div className="service-actions">
@@ -56,7 +65,7 @@ export function ServiceCard(props: ServiceCardProps) {
           disabled={!props.available || props.busy}
           onClick={props.onConnect}
         >
-          {props.available ? 'Connect' : 'Coming soon'}
+          {props.available ? 'Connect' : (props.unavailableLabel ?? 'Coming soon')}
         </button>
       )}
     </section>

@@ -116,8 +116,8 @@ export function LandingPage() {
         <section className="landing-section">
           <h2>Bring your runs with you</h2>
           <p className="muted">
-            Connect Strava to sync runs automatically, or track with built-in GPS. Garmin can be connected soon; Apple
-            Health and Google Fit are coming soon.
+            Connect Strava to sync runs automatically, or track with built-in GPS. Import the FIT files Garmin, Coros
+            and Polar watches write; the StrideStake app for Android and iPhone reads Health Connect and Apple Health.
           </p>
         </section>
 
