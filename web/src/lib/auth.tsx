@@ -3,6 +3,7 @@ import { createContext, type ReactNode, useContext, useEffect, useMemo, useState
 import { loadAuthClient, readySession, signOutEverywhere } from './auth-client.ts';
 import { setDemoMode } from './demo-mode.ts';
 import { api } from './api.ts';
+import { passwordResetRedirectUrl } from './platform/auth-callback-url.ts';
 import { platform } from './platform/index.ts';
 import { releasePushToken } from './platform/push-registration.ts';
 import { storage } from './storage.ts';
@@ -109,7 +110,8 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
       },
       async requestPasswordReset(email) {
         const { error } = await (await loadAuthClient()).resetPasswordForEmail(email, {
-          redirectTo: `${window.location.origin}/reset-password`,
+          // The web app's reset screen, or on native the shell's reset deep link (platform/auth-callback-url.ts).
+          redirectTo: passwordResetRedirectUrl(platform().shell.authRedirectUrl(), window.location.origin),
         });
         if (error) throw error;
       },

@@ -29,6 +29,21 @@ export function parseAuthCallback(url: string): AuthCallback | null {
   return { kind: 'error', message: 'No session defined in URL' };
 }
 
+/**
+ * The screen an auth callback lands on once signed in: the reset screen for a password-reset link (our own
+ * `next=reset-password`, or the `type=recovery` the implicit flow puts in the fragment), else the dashboard. A fixed
+ * choice of two: a link never names a page of its own.
+ */
+export function authCallbackDestination(url: string): '/reset-password' | '/app' {
+  const hashAt = url.indexOf('#');
+  const beforeHash = hashAt < 0 ? url : url.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  const query = new URLSearchParams(queryAt < 0 ? '' : beforeHash.slice(queryAt + 1));
+  const fragment = new URLSearchParams(hashAt < 0 ? '' : url.slice(hashAt + 1));
+  const recovery = query.get('next') === 'reset-password' || fragment.get('type') === 'recovery';
+  return recovery ? '/reset-password' : '/app';
+}
+
 /** The two auth client calls a callback needs (GoTrueClient has both). */
 export interface AuthCallbackClient {
   exchangeCodeForSession(code: string): Promise<{ error: Error | null }>;

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { loadAuthClient } from '../auth-client.ts';
 import { useAuth } from '../auth.tsx';
 import { storage } from '../storage.ts';
-import { completeAuthCallback, parseAuthCallback } from './auth-callback.ts';
+import { authCallbackDestination, completeAuthCallback, parseAuthCallback } from './auth-callback.ts';
 import { connectionReturnPath } from './auth-callback-url.ts';
 import { platform } from './index.ts';
 import { routeForNotification } from './notification-routes.ts';
@@ -43,12 +43,14 @@ export function PlatformEffects() {
         }
         const callback = parseAuthCallback(url);
         if (!callback) return;
+        // A password-reset link lands on the reset screen (signed in with the recovery session), others on /app.
+        const destination = authCallbackDestination(url);
         loadAuthClient()
           .then((client) => completeAuthCallback(callback, client))
-          .then(() => navigateRef.current('/app', { replace: true }))
+          .then(() => navigateRef.current(destination, { replace: true }))
           .catch((error: unknown) => {
             console.error('Auth callback failed', error);
-            navigateRef.current('/login', { replace: true });
+            navigateRef.current(destination === '/reset-password' ? '/forgot-password' : '/login', { replace: true });
           });
       }),
     [],
