@@ -1,7 +1,7 @@
 import type { Platform } from '../../web/src/lib/platform/index.ts';
 import { NATIVE_AUTH_CALLBACK } from '../../web/src/lib/platform/auth-callback-url.ts';
+import { backgroundTracking } from './background-tracking.ts';
 import { capacitorDeepLinks } from './deep-links.ts';
-import { capacitorGeolocation } from './geolocation.ts';
 import { capacitorPush } from './push.ts';
 import { preferencesStorage } from './storage.ts';
 
@@ -15,7 +15,8 @@ export interface PlatformEnv {
 export function nativePlatform(name: 'ios' | 'android'): Platform {
   return {
     name,
-    geolocation: capacitorGeolocation(),
+    // GPS that goes on in the background during a run (Android's foreground service, iOS background updates).
+    geolocation: backgroundTracking({ platform: name }),
     push: capacitorPush(name),
     shell: {
       hasLanding: false,
