@@ -23,6 +23,14 @@ export const configSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
   /**
+   * A streaming replica of DATABASE_URL (a hot standby): the API's pure reads go there, and a read after the client's
+   * own write goes wherever that write is visible (app-server/db/read-replica.ts). Needs DATABASE_URL.
+   */
+  READ_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  /**
    * Connections the API process keeps to PostgreSQL. Requests, the nine projection loops and the process managers
    * share them: with RUN_WORKERS on, too few and requests queue behind the workers' transactions.
    */
@@ -183,6 +191,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Development falls back to a fixed key so `npm start` works; production must not encrypt with a public one.
     if (result.data.NODE_ENV === 'production' && !result.data.AUTH_ENCRYPTION_KEY) {
       throw new ConfigError(['AUTH_ENCRYPTION_KEY: required in production']);
+    }
+    // A replica of what? The embedded database has none.
+    if (result.data.READ_DATABASE_URL && !result.data.DATABASE_URL) {
+      throw new ConfigError(['READ_DATABASE_URL: needs DATABASE_URL (a replica of that primary)']);
     }
     // Half a VAPID pair can sign nothing the browser would accept.
     if (!result.data.WEB_PUSH_VAPID_PUBLIC_KEY !== !result.data.WEB_PUSH_VAPID_PRIVATE_KEY) {

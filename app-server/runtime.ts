@@ -71,6 +71,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     overrides.database ??
     (await openDatabase({
       databaseUrl: config.DATABASE_URL,
+      readDatabaseUrl: config.READ_DATABASE_URL,
       dataDir: config.DATA_DIR,
       poolSize: config.DATABASE_POOL_SIZE,
       preparedStatements: config.DATABASE_PREPARED_STATEMENTS,

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { prepareStatements } from './prepared-statements.ts';
+import { type ReadReplica, replicaRouting } from './read-replica.ts';
 import { type ListenStatus, ResilientListener } from './resilient-listener.ts';
 
 /**
@@ -13,7 +14,15 @@ import { type ListenStatus, ResilientListener } from './resilient-listener.ts';
 export type Db = Kysely<object>;
 
 export interface Database {
+  /** The primary: every write, command, projection and check that must see the latest commit. */
   readonly db: Db;
+  /**
+   * The handle for the API's pure reads: the streaming replica inside a `readsOnReplica` scope when READ_DATABASE_URL
+   * is set, the primary otherwise (read-replica.ts). The same as `db` without a replica.
+   */
+  readonly readDb: Db;
+  /** The replica's positions, for read-your-writes routing; null without READ_DATABASE_URL. */
+  readonly readReplica: ReadReplica | null;
   readonly kind: 'postgres' | 'pglite';
   /**
    * Calls `onNotify` for each NOTIFY on `channel`; returns a function that stops listening. On PostgreSQL the LISTEN
@@ -33,6 +42,8 @@ export interface Database {
 export interface OpenDatabaseOptions {
   /** PostgreSQL connection string; when absent an embedded PGlite database is opened. */
   databaseUrl?: string | undefined;
+  /** A streaming replica of `databaseUrl` for the API's pure reads (PostgreSQL only). */
+  readDatabaseUrl?: string | undefined;
   /** PGlite data directory, or 'memory' for a throw-away database (tests). */
   dataDir?: string | undefined;
   /** Size of the pg pool (PostgreSQL only). */
@@ -65,6 +76,7 @@ const parsers = { [INT8_OID]: (value: string) => Number(value), [NUMERIC_OID]: (
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     return openPostgres(options.databaseUrl, {
+      readUrl: options.readDatabaseUrl,
       poolSize: options.poolSize ?? 10,
       onConnectionError: options.onConnectionError ?? (() => {}),
       preparedStatements: options.preparedStatements ?? true,
@@ -81,33 +93,46 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  */
 async function openPostgres(
   connectionString: string,
-  options: { poolSize: number; onConnectionError: (error: unknown) => void; preparedStatements: boolean },
+  options: {
+    readUrl?: string | undefined;
+    poolSize: number;
+    onConnectionError: (error: unknown) => void;
+    preparedStatements: boolean;
+  },
 ): Promise<Database> {
   const { poolSize, onConnectionError } = options;
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       oid in parsers ? parsers[oid as keyof typeof parsers] : pg.types.getTypeParser(oid, format),
   };
-  const pool = new pg.Pool({
-    connectionString,
-    max: poolSize,
-    types,
-    application_name: APPLICATION_NAME,
-    options: SESSION_OPTIONS,
-    // A request should fail (503) rather than wait forever for a connection that does not come (a black-holed
-    // network, a saturated pool); a stopped server refuses at once anyway.
-    connectionTimeoutMillis: 10_000,
-    keepAlive: true,
-  });
-  pool.on('error', onConnectionError);
-  pool.on('connect', (client) => {
-    client.on('error', onConnectionError);
-    if (options.preparedStatements) prepareStatements(client);
-  });
+  const newPool = (url: string) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: poolSize,
+      types,
+      application_name: APPLICATION_NAME,
+      options: SESSION_OPTIONS,
+      // A request should fail (503) rather than wait forever for a connection that does not come (a black-holed
+      // network, a saturated pool); a stopped server refuses at once anyway.
+      connectionTimeoutMillis: 10_000,
+      keepAlive: true,
+    });
+    pool.on('error', onConnectionError);
+    pool.on('connect', (client) => {
+      client.on('error', onConnectionError);
+      if (options.preparedStatements) prepareStatements(client);
+    });
+    return pool;
+  };
+  const pool = newPool(connectionString);
+  const replicaPool = options.readUrl ? newPool(options.readUrl) : null;
+  const routing = replicaPool ? replicaRouting(pool, replicaPool) : null;
   const db = new Kysely<object>({ dialect: new PostgresDialect({ pool }) });
   const listeners = new Set<ResilientListener>();
   return {
     db,
+    readDb: routing?.readDb ?? db,
+    readReplica: routing?.replica ?? null,
     kind: 'postgres',
     async listen(channel, onNotify, options = {}) {
       const listener = new ResilientListener({
@@ -135,7 +160,9 @@ async function openPostgres(
     async close() {
       await Promise.all([...listeners].map((listener) => listener.stop()));
       listeners.clear();
+      await routing?.replica.close();
       await db.destroy();
+      await replicaPool?.end();
     },
   };
 }
@@ -147,6 +174,8 @@ async function openPglite(dataDir: string): Promise<Database> {
   const db = new Kysely<object>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
+    readDb: db,
+    readReplica: null,
     kind: 'pglite',
     async listen(channel, onNotify) {
       const unsubscribe = await pglite.listen(channel, onNotify);

@@ -21,6 +21,7 @@ import { requestLogger } from './middleware/request-logger.ts';
 import { apiSecurityHeaders } from './security-headers.ts';
 import { storableInput } from './middleware/storable-input.ts';
 import { createRequestLimiter } from './middleware/rate-limit.ts';
+import { READ_AFTER_HEADER, READ_POSITION_HEADER, readRouting } from './middleware/read-routing.ts';
 import { goalsRoutes } from './routes/goals.ts';
 import { healthRoutes } from './routes/health.ts';
 import { runsRoutes } from './routes/runs.ts';
@@ -85,10 +86,10 @@ export function createApp(deps: AppDeps) {
   // The web app runs on its own origin (APP_URL). /auth/v1 answers CORS itself with the GoTrue client's headers.
   const productCors = cors({
     origin: allowedOrigins(deps.config),
-    allowHeaders: ['authorization', 'content-type', 'accept', 'idempotency-key'],
+    allowHeaders: ['authorization', 'content-type', 'accept', 'idempotency-key', READ_AFTER_HEADER],
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     // A saved write whose read models are late says so; an outage says when to come back.
-    exposeHeaders: [CATCHING_UP_HEADER, 'Retry-After'],
+    exposeHeaders: [CATCHING_UP_HEADER, 'Retry-After', READ_POSITION_HEADER],
     maxAge: 600,
   });
   app.use((c, next) => {
@@ -106,6 +107,9 @@ export function createApp(deps: AppDeps) {
   app.use(requestLogger(deps.logger));
   // Every route's declared limit policy (limits/route-limits.ts), counted before any body is read.
   app.use(createRequestLimiter(deps).middleware);
+  // With a streaming replica: pure reads there, unless the client's own last write is not there yet (read-routing.ts).
+  const replica = deps.database.readReplica;
+  if (replica) app.use(readRouting(replica));
   // Strava's unauthenticated webhook reads at most 4 KB: refused before the app-wide limit and the JSON check below.
   app.use(STRAVA_WEBHOOK_PATH, stravaWebhookBodyLimit());
   const limitBody = bodyLimit({
@@ -128,28 +132,31 @@ export function createApp(deps: AppDeps) {
   app.notFound(notFoundHandler);
   // The local gateway's card confirmation exists only where the local gateway serves (never in production).
   if (deps.payments instanceof LocalPaymentGateway) app.route('/', localCardRoutes(deps, deps.payments));
+  // The product's routes query through the read handle: the replica inside a pure read's scope (read-routing.ts), the
+  // primary everywhere else (their writes, commands and checks). Health, auth, streams and webhooks keep the primary.
+  const product: AppDeps = { ...deps, database: { ...deps.database, db: deps.database.readDb } };
   return (
     app
       .route('/', healthRoutes(deps))
       .route('/auth/v1', gotrueApp(deps.auth))
       .route('/', profileRoutes(deps))
       .route('/dev', devApp(deps.auth))
-      .route('/', goalsRoutes(deps))
-      .route('/', runsRoutes(deps))
-      .route('/', myProgressRoutes(deps))
-      .route('/', myBadgesRoutes(deps))
-      .route('/', myPreferencesRoutes(deps))
+      .route('/', goalsRoutes(product))
+      .route('/', runsRoutes(product))
+      .route('/', myProgressRoutes(product))
+      .route('/', myBadgesRoutes(product))
+      .route('/', myPreferencesRoutes(product))
       .route('/', badgesRoutes())
-      .route('/', surgeRoutes(deps))
-      .route('/', paymentsRoutes(deps))
-      .route('/', stakesRoutes(deps))
-      .route('/', charitiesRoutes(deps))
+      .route('/', surgeRoutes(product))
+      .route('/', paymentsRoutes(product))
+      .route('/', stakesRoutes(product))
+      .route('/', charitiesRoutes(product))
       .route('/', realtimeRoutes(deps))
-      .route('/', groupsRoutes(deps))
-      .route('/', feedRoutes(deps))
-      .route('/', notificationsRoutes(deps))
+      .route('/', groupsRoutes(product))
+      .route('/', feedRoutes(product))
+      .route('/', notificationsRoutes(product))
       .route('/', integrationsWebhookRoutes(deps))
-      .route('/', integrationsRoutes(deps))
+      .route('/', integrationsRoutes(product))
       // Read on first request, when every sub-app above is mounted (`route` returns this same app).
       .route(
         '/',

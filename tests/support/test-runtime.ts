@@ -1,10 +1,11 @@
+import pg from 'pg';
 import pino from 'pino';
 import type { PaymentGateway } from '../../app-server/adapters/payments/payment-gateway.ts';
 import type { PushSender } from '../../app-server/adapters/push/push-sender.ts';
 import { ManualClock } from '../../app-server/clock.ts';
 import { type Config, loadConfig } from '../../app-server/config.ts';
 import { openDatabase } from '../../app-server/db/database.ts';
-import { type Runtime, createRuntime } from '../../app-server/runtime.ts';
+import { createRuntime, type Runtime } from '../../app-server/runtime.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 
 export type DatabaseTarget = 'pglite' | 'postgres';
@@ -47,6 +48,11 @@ export async function startTestRuntime(
     payments?: PaymentGateway | null;
     /** A PGlite folder instead of memory, so a CLI can open the same database once the runtime is closed. */
     dataDir?: string;
+    /**
+     * PostgreSQL only: a streaming replica of DATABASE_URL's server (`postgres://…:5433`, READ_REPLICA_URL in CI); the
+     * runtime reads there (READ_DATABASE_URL) from the scratch database's copy.
+     */
+    readReplica?: string;
   } = {},
 ): Promise<TestRuntime> {
   const scratch = target === 'postgres' ? await createScratchDatabase(process.env.DATABASE_URL!) : null;
@@ -57,7 +63,14 @@ export async function startTestRuntime(
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...options.config,
   };
-  const database = await openDatabase({ databaseUrl: scratch?.url, dataDir: options.dataDir ?? 'memory', poolSize: 5 });
+  const readDatabaseUrl =
+    scratch && options.readReplica ? await replicaCopy(scratch.url, options.readReplica) : undefined;
+  const database = await openDatabase({
+    databaseUrl: scratch?.url,
+    readDatabaseUrl,
+    dataDir: options.dataDir ?? 'memory',
+    poolSize: 5,
+  });
   const clock = new ManualClock(options.now ?? '2026-11-18T12:00:00Z');
   const runtime = await createRuntime(config, {
     clock,
@@ -94,4 +107,26 @@ export async function startTestRuntime(
       await scratch?.drop();
     },
   };
+}
+
+/** The replica's URL of the primary database at `primaryUrl`, once the replica has replayed its creation. */
+async function replicaCopy(primaryUrl: string, replicaServer: string): Promise<string> {
+  const url = new URL(primaryUrl);
+  const server = new URL(replicaServer);
+  url.host = server.host;
+  url.username = server.username;
+  url.password = server.password;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url.toString() });
+    try {
+      await client.connect();
+      await client.end();
+      return url.toString();
+    } catch (error) {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }

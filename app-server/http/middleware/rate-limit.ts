@@ -44,7 +44,7 @@ export interface RequestLimiter {
 }
 
 /** The last route Hono matched that is not middleware (its handler), whose path names the policy. */
-function matchedRoute(c: Context): RouterRoute | undefined {
+export function matchedRoute(c: Context): RouterRoute | undefined {
   const routes = c.req.matchedRoutes;
   for (let i = routes.length - 1; i >= 0; i--) if (routes[i]!.method !== 'ALL') return routes[i];
   return undefined;

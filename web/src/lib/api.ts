@@ -1,9 +1,10 @@
+import { ApiError, NON_JSON_RESPONSE, REQUEST_FAILED } from './api-error.ts';
 import { type Access, currentAccess, renewAfterUnauthorized } from './auth-client.ts';
 import { API_URL } from './config.ts';
-import { ApiError, NON_JSON_RESPONSE, REQUEST_FAILED } from './api-error.ts';
 import { isDemoMode } from './demo-mode.ts';
 import { takeFirstResponse } from './first-requests.ts';
 import { newIdempotencyKey, sendWithRetries } from './idempotent-send.ts';
+import { readPositionHeaders, rememberReadPosition } from './read-position.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -41,8 +42,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const key = method === 'POST' ? (options.idempotencyKey ?? newIdempotencyKey()) : null;
   // The page may have sent this very read already, before the app had loaded (lib/first-requests.ts); if that one
   // failed on the way, it is sent again.
-  const sentByPage =
-    method === 'GET' && access && !options.signal ? takeFirstResponse(path, access.token) : undefined;
+  const sentByPage = method === 'GET' && access && !options.signal ? takeFirstResponse(path, access.token) : undefined;
   let response = await exchange(path, method, options, access, key, sentByPage);
   // 401 with a token: it expired, or the session is gone (signed out on another device). The auth client tells
   // which: a renewed token is sent again, once; a session gone is ended here (storage, cache, the sign-in page).
@@ -86,6 +86,8 @@ async function exchange(
   if (access) headers.authorization = `Bearer ${access.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (key !== null) headers['idempotency-key'] = key;
+  // A read sees this app's own writes, also when the API reads from a replica (read-position.ts).
+  if (method === 'GET') Object.assign(headers, readPositionHeaders());
   const send = () =>
     fetch(`${API_URL}${path}`, {
       method,
@@ -94,9 +96,12 @@ async function exchange(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   try {
-    return method === 'POST'
-      ? await sendWithRetries(send, options.signal ? { signal: options.signal } : {})
-      : await (sentByPage ? sentByPage.catch(send) : send());
+    const response =
+      method === 'POST'
+        ? await sendWithRetries(send, options.signal ? { signal: options.signal } : {})
+        : await (sentByPage ? sentByPage.catch(send) : send());
+    if (method !== 'GET') rememberReadPosition(response);
+    return response;
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(REQUEST_FAILED, 0);
