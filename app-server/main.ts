@@ -6,6 +6,7 @@ import { createRuntime } from './runtime.ts';
 import { surviveDatabaseFaults } from './survive-database-faults.ts';
 import { webSecurityHeaders } from './http/security-headers.ts';
 import { webAppServer } from './web-static.ts';
+import { withSameOriginApi } from './web-with-api.ts';
 
 /** The built web app; `npm start` builds it first, so one command serves the whole product. */
 const WEB_DIST = resolve(import.meta.dirname, '../web/dist');
@@ -26,11 +27,12 @@ async function main(): Promise<void> {
     );
   });
 
-  // The web app is optional here: an API-only deployment (or a fresh checkout without a build) just skips it.
+  // The web app is optional here: an API-only deployment (or a fresh checkout without a build) just skips it. It
+  // answers `/api/…` with the API itself, which is where a build without VITE_API_URL calls it (web-with-api.ts).
   const webServer = existsSync(resolve(WEB_DIST, 'index.html'))
     ? serve(
         {
-          fetch: webAppServer(WEB_DIST, webSecurityHeaders(config)).fetch,
+          fetch: withSameOriginApi(webAppServer(WEB_DIST, webSecurityHeaders(config)).fetch, runtime.app.fetch),
           port: config.WEB_PORT,
           hostname: config.HOST,
         },

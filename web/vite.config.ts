@@ -54,7 +54,17 @@ export default defineConfig({
     }),
     precompress(),
   ],
-  server: { port: 5173, fs: { allow: ['..'] } },
+  server: {
+    port: 5173,
+    fs: { allow: ['..'] },
+    // As `npm start` serves the built app (app-server/web-with-api.ts): /api/… is the API, on PORT (3001).
+    proxy: {
+      '/api': {
+        target: `http://localhost:${process.env.PORT || 3001}`,
+        rewrite: (path) => path.replace(/^\/api(?=\/|$)/, '') || '/',
+      },
+    },
+  },
   preview: { port: 5173 },
   build: {
     outDir: 'dist',
