@@ -62,6 +62,11 @@ export const configSchema = z.object({
   /** /health answers 503 when the oldest event a read model has not applied was recorded this many seconds ago. */
   HEALTH_MAX_LAG_SECONDS: z.coerce.number({ message: 'must be a number' }).positive().default(30),
   SENTRY_DSN: z.string().url({ message: 'must be a URL' }).optional(),
+  /**
+   * The web app's Sentry DSN, baked into the build (web/src/lib/error-reporting). The server reads it too, so the web
+   * pages' CSP lets the browser send reports to that origin, and to no Sentry host when it is unset.
+   */
+  VITE_SENTRY_DSN: z.string().url({ message: 'must be a URL' }).optional(),
   /** SMTP server for auth e-mail (smtp:// or smtps://); without it mail goes to the development mailbox. */
   SMTP_URL: z
     .string()

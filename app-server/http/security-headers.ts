@@ -14,12 +14,13 @@ import type { Config } from '../config.ts';
  *   https for every port).
  * - The web pages' CSP allows the app's own files, its API (fetches and the SSE stream), its service worker and
  *   manifest, images and fonts from itself or data:/blob: URIs, and Stripe's hosts only when Stripe is configured
- *   (otherwise the card form is the local gateway's, on the page). The build's inline scripts (the first screen's
+ *   (otherwise the card form is the local gateway's, on the page), and the web build's Sentry DSN origin only when
+ *   VITE_SENTRY_DSN is set (error reports: connect-src only). The build's inline scripts (the first screen's
  *   requests in app.html) are allowed by their SHA-256, worked out from the page being served; inline styles (the
  *   prerendered landing page's stylesheet, React's style attributes) are allowed.
  * - API answers carry `default-src 'none'`: JSON needs nothing, and an answer opened as a page can run nothing.
  */
-export type SecurityHeadersConfig = Pick<Config, 'PUBLIC_URL' | 'APP_URL' | 'STRIPE_SECRET_KEY'>;
+export type SecurityHeadersConfig = Pick<Config, 'PUBLIC_URL' | 'APP_URL' | 'STRIPE_SECRET_KEY' | 'VITE_SENTRY_DSN'>;
 
 export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
 export const HSTS = 'max-age=31536000; includeSubDomains';
@@ -35,6 +36,10 @@ const isHttps = (url: string) => new URL(url).protocol === 'https:';
 
 /** The API's origin as the web app calls it (PUBLIC_URL), for connect-src. */
 const apiOrigin = (config: SecurityHeadersConfig) => new URL(config.PUBLIC_URL).origin;
+
+/** The origin the web build reports errors to (its Sentry DSN's), for connect-src; none without a DSN. */
+const errorReportingOrigins = (config: SecurityHeadersConfig): string[] =>
+  config.VITE_SENTRY_DSN ? [new URL(config.VITE_SENTRY_DSN).origin] : [];
 
 /** The directives of the web pages' CSP; `scriptHashes` are the page's inline scripts ('sha256-…'). */
 export function webCspDirectives(config: SecurityHeadersConfig, scriptHashes: readonly string[] = []) {
@@ -55,6 +60,7 @@ export function webCspDirectives(config: SecurityHeadersConfig, scriptHashes: re
       self,
       ...(api === new URL(config.APP_URL).origin ? [] : [api]),
       ...(stripe ? STRIPE_SOURCES.connect : []),
+      ...errorReportingOrigins(config),
     ],
     frameSrc: stripe ? [...STRIPE_SOURCES.frame] : ["'none'"],
     workerSrc: [self],

@@ -130,6 +130,15 @@ describe('web static server security headers', () => {
     );
   });
 
+  it("allows the web build's Sentry DSN origin for connect-src only, and only when VITE_SENTRY_DSN is set", async () => {
+    expect(csp(await serve({}).request('/app'))).not.toContain('sentry');
+    const app = serve({ VITE_SENTRY_DSN: 'https://public@o4.ingest.sentry.io/4506' });
+    const policy = csp(await app.request('/app'));
+    expect(policy).toContain("connect-src 'self' http://localhost:3001 https://o4.ingest.sentry.io;");
+    // Nowhere else: no script, frame or worker from it (the SDK is one of the build's own files).
+    expect(policy.match(/sentry/g)).toHaveLength(1);
+  });
+
   it('adds HSTS (and upgrades requests) only when the web address is https', async () => {
     const app = serve({ APP_URL: 'https://stridestake.example', PUBLIC_URL: 'https://api.stridestake.example' });
     const page = await app.request('/');

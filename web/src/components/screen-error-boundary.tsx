@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react';
+import { reportError } from '../lib/error-reporting/index.ts';
 
 interface Props {
   /** Changes when the user goes to another screen: the boundary then tries that screen afresh. */
@@ -23,6 +24,8 @@ export class ScreenErrorBoundary extends Component<Props, State> {
 
   override componentDidCatch(error: unknown): void {
     console.error('A screen failed to render', error);
+    // Caught here, so the browser's error event never sees it: told to the error service directly.
+    reportError(error, { area: 'screen' });
   }
 
   override componentDidUpdate(previous: Props): void {

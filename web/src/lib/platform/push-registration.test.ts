@@ -69,6 +69,24 @@ describe('push token registration on sign-in (§4 Push token)', () => {
     expect(pendingPushToken(storage)).toBeNull();
   });
 
+  it('reports a failed registration and a failed token save to the error service; the token stays pending', async () => {
+    const storage = memoryStorage();
+    const reported: [string, string][] = [];
+    const report = (error: unknown, area: string) => reported.push([area, (error as Error).message]);
+    expect(await syncPushToken({ push: device('granted', null), storage, send: api(true).send, report })).toBe(
+      'no-token',
+    );
+    expect(reported).toEqual([['push-registration', 'FCM unreachable']]);
+    expect(await syncPushToken({ push: device('granted', 'tok-2'), storage, send: api(false).send, report })).toBe(
+      'pending',
+    );
+    expect(reported).toEqual([
+      ['push-registration', 'FCM unreachable'],
+      ['push-token-save', 'Request failed'],
+    ]);
+    expect(pendingPushToken(storage)?.token).toBe('tok-2');
+  });
+
   it('a pending token stays pending while the API keeps failing', async () => {
     const storage = memoryStorage();
     const server = api(false);

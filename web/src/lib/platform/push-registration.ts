@@ -9,6 +9,8 @@ export interface PushSyncDeps {
   readonly storage: KeyValueStorage;
   /** POST /notifications/register {token, platform}; rejects when the token was not saved. */
   readonly send: (registration: PushRegistration) => Promise<void>;
+  /** §8: push registration and token save failures go to the error service (the token stays pending). */
+  readonly report?: (error: unknown, area: 'push-registration' | 'push-token-save') => void;
 }
 
 function isRegistration(value: unknown): value is PushRegistration {
@@ -37,17 +39,22 @@ export function pendingPushToken(storage: KeyValueStorage): PushRegistration | n
  * not save is kept locally as pending, to be retried on the next sign-in; a saved one clears the pending slot.
  * Never asks the user: the permissions onboarding does that.
  */
-export async function syncPushToken({ push, storage, send }: PushSyncDeps): Promise<PushSyncOutcome> {
+export async function syncPushToken({ push, storage, send, report }: PushSyncDeps): Promise<PushSyncOutcome> {
   const pending = pendingPushToken(storage);
   const permission = await push.checkPermission().catch((): 'unsupported' => 'unsupported');
   let fresh: PushRegistration | null = null;
-  if (permission === 'granted') fresh = await push.register().catch(() => null);
+  if (permission === 'granted')
+    fresh = await push.register().catch((error: unknown) => {
+      report?.(error, 'push-registration');
+      return null;
+    });
   // A fresh token supersedes an older pending one (tokens rotate; the server drops dead ones on send).
   const registration = fresh ?? pending;
   if (!registration) return permission === 'granted' ? 'no-token' : permission;
   try {
     await send(registration);
-  } catch {
+  } catch (error) {
+    report?.(error, 'push-token-save');
     storage.setItem(STORAGE_KEYS.pendingPushToken, JSON.stringify(registration));
     return 'pending';
   }

@@ -1,4 +1,5 @@
 import { api } from '../api.ts';
+import { reportError } from '../error-reporting/index.ts';
 import { storage } from '../storage.ts';
 import { platform } from './index.ts';
 import type { PushPermission, PushRegistration } from './push.ts';
@@ -10,7 +11,12 @@ function sendToken(registration: PushRegistration): Promise<void> {
 
 /** The push step of a sign-in on this platform (see syncPushToken): registers the device when push is allowed. */
 export function syncPush(): Promise<PushSyncOutcome> {
-  return syncPushToken({ push: platform().push, storage, send: sendToken });
+  return syncPushToken({
+    push: platform().push,
+    storage,
+    send: sendToken,
+    report: (error, area) => reportError(error, { area }),
+  });
 }
 
 /**
