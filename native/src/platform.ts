@@ -2,6 +2,7 @@ import type { Platform } from '../../web/src/lib/platform/index.ts';
 import { NATIVE_AUTH_CALLBACK } from '../../web/src/lib/platform/auth-callback-url.ts';
 import { backgroundTracking } from './background-tracking.ts';
 import { capacitorDeepLinks } from './deep-links.ts';
+import { healthImport } from './health-import.ts';
 import { capacitorPush } from './push.ts';
 import { preferencesStorage } from './storage.ts';
 
@@ -27,6 +28,8 @@ export function nativePlatform(name: 'ios' | 'android'): Platform {
     },
     onUrlOpen: capacitorDeepLinks(),
     openStorage: () => preferencesStorage(),
+    // Health Connect (Android) / Apple Health (iOS) running workouts, imported on the runner's request.
+    health: healthImport({ platform: name }),
   };
 }
 

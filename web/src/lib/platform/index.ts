@@ -1,5 +1,6 @@
 import { browserGeolocation, type Geolocation, installGeolocation } from '../geolocation.ts';
 import { adoptLegacyUserData, installStorage, type KeyValueStorage } from '../storage.ts';
+import type { HealthStore } from './health.ts';
 import type { PushMessaging } from './push.ts';
 import { webPushMessaging } from './web-push.ts';
 
@@ -28,6 +29,8 @@ export interface Platform {
   onUrlOpen(listener: (url: string) => void): () => void;
   /** The storage to install before the app renders; null keeps the browser's local storage. */
   openStorage(): Promise<KeyValueStorage | null>;
+  /** Running workouts from the phone's health store (native only; absent on the web): `health?.importWorkouts()`. */
+  readonly health?: HealthStore;
 }
 
 export { NATIVE_AUTH_CALLBACK, NATIVE_CONNECTION_RETURN } from './auth-callback-url.ts';
