@@ -53,7 +53,7 @@ export const configSchema = z.object({
   PUBLIC_URL: z.string().url({ message: 'must be a URL' }).default('http://localhost:3001'),
   /** Port of the built web app (web/dist), served by `npm start` when it has been built. */
   WEB_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65_535).default(5173),
-  /** The web app's address, where auth redirects land. */
+  /** The web app's address, where auth redirects land; unset, http://localhost:<WEB_PORT> (see loadConfig). */
   APP_URL: z.string().url({ message: 'must be a URL' }).default('http://localhost:5173'),
   /** Run projections and process managers inside the API process (one-box deployments and tests). */
   RUN_WORKERS: booleanFlag.default(true),
@@ -209,9 +209,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (result.data.NODE_ENV === 'production' && result.data.PAYMENTS_LOCAL_GATEWAY === true) {
       throw new ConfigError(['PAYMENTS_LOCAL_GATEWAY: the local payment gateway cannot run in production']);
     }
-    // Unset, the public address is this API on its own port, so links in e-mails follow PORT.
-    if (cleaned.PUBLIC_URL === undefined) return { ...result.data, PUBLIC_URL: `http://localhost:${result.data.PORT}` };
-    return result.data;
+    // Unset, the public address is this API on its own port, so links in e-mails follow PORT; and the web app's
+    // address is the one `npm start` serves it on, so auth redirects (and CORS, and the CSP) follow WEB_PORT.
+    return {
+      ...result.data,
+      PUBLIC_URL: cleaned.PUBLIC_URL === undefined ? `http://localhost:${result.data.PORT}` : result.data.PUBLIC_URL,
+      APP_URL: cleaned.APP_URL === undefined ? `http://localhost:${result.data.WEB_PORT}` : result.data.APP_URL,
+    };
   }
   throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
 }
