@@ -1,4 +1,5 @@
 import { type GpsPosition, haversineKm, trackLengthKm } from './geo.ts';
+import { accurateFixes, cleanFixes, isJump } from './plausible-track.ts';
 import { SPEED_WINDOWS_SEC, verificationLimits as limits } from './verification-policy.ts';
 import { worldRecordSpeedKmh } from './world-records.ts';
 
@@ -39,37 +40,6 @@ export interface TrackClaim {
 }
 
 const kmh = (km: number, sec: number) => (sec > 0 ? (km / sec) * 3600 : km > 0 ? Number.POSITIVE_INFINITY : 0);
-
-/** The distance two fixes' own accuracies explain (km): a move within it may be jitter, not motion. */
-const fuzzKm = (a: GpsPosition, b: GpsPosition) => ((a.accuracy ?? 0) + (b.accuracy ?? 0)) / 1000;
-
-/** Whether going from a to b is faster than any human, beyond what the fixes' accuracy explains. */
-function isJump(a: GpsPosition, b: GpsPosition): boolean {
-  const km = haversineKm(a, b);
-  return km > fuzzKm(a, b) && kmh(km, (b.timestamp - a.timestamp) / 1000) > limits.jumpSpeedKmh;
-}
-
-/** Keeps fixes in strictly increasing time (a fix dated at or before the previous one is a glitch). */
-function inOrder(fixes: readonly GpsPosition[]): GpsPosition[] {
-  const kept: GpsPosition[] = [];
-  for (const fix of fixes) {
-    const last = kept[kept.length - 1];
-    if (last === undefined || fix.timestamp > last.timestamp) kept.push(fix);
-  }
-  return kept;
-}
-
-/** Drops single fixes that jump away and straight back (a GPS spike): the runner never left the line. */
-function withoutSpikes(fixes: readonly GpsPosition[]): GpsPosition[] {
-  const kept: GpsPosition[] = [];
-  for (const [i, fix] of fixes.entries()) {
-    const prev = kept[kept.length - 1];
-    const next = fixes[i + 1];
-    if (prev && next && isJump(prev, fix) && isJump(fix, next) && !isJump(prev, next)) continue;
-    kept.push(fix);
-  }
-  return kept;
-}
 
 /**
  * Marks the segments covered by a window whose average speed breaks a limit: for each window length, each start
@@ -127,8 +97,9 @@ export function readTrack(positions: readonly GpsPosition[], claim: TrackClaim):
   const inTime = positions.filter(
     (p) => p.timestamp >= claim.claimedStartMs - tolMs && p.timestamp <= claim.claimedEndMs + tolMs,
   );
-  const accurate = inTime.filter((p) => (p.accuracy ?? 0) <= limits.maxFixAccuracyM);
-  const clean = withoutSpikes(inOrder(accurate));
+  // The fix rules the live tracker applies too (plausible-track.ts), so it shows the distance counted here.
+  const accurate = accurateFixes(inTime);
+  const clean = cleanFixes(accurate);
   const kinds = clean.slice(1).map((b, i): Segment['kind'] => {
     const a = clean[i]!;
     if (isJump(a, b)) return 'jump';

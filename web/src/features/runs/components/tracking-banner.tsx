@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { gpsDistanceKm } from '../../../../../domain/run/geo.ts';
+import { plausibleDistanceKm } from '../../../../../domain/run/plausible-track.ts';
 import { formatDistance } from '../../../../../domain/shared/units.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
 import { formatDuration } from '../../../lib/format.ts';
@@ -44,7 +44,7 @@ export function TrackingBanner() {
       <span className="tracking-dot" aria-hidden="true" />
       <span>Tracking run</span>
       <strong>{formatDuration(elapsed)}</strong>
-      <strong>{formatDistance(gpsDistanceKm(state.positions), unit)}</strong>
+      <strong>{formatDistance(plausibleDistanceKm(state.positions), unit)}</strong>
     </button>
   );
 }

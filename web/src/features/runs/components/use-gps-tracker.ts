@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { gpsDistanceKm } from '../../../../../domain/run/geo.ts';
+import { plausibleDistanceKm } from '../../../../../domain/run/plausible-track.ts';
 import { runErrors } from '../../../../../domain/run/messages.ts';
 import { MIN_RUN_POSITIONS, MIN_RUN_SECONDS } from '../../../../../domain/run/policy.ts';
 import { trackingErrors } from '../../../../../domain/run/tracking.ts';
+import { round2 } from '../../../../../domain/shared/units.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import type { GpsPositionJson } from '../../../lib/api-types.ts';
 import { type GeoFailure, geolocation } from '../../../lib/geolocation.ts';
@@ -153,7 +154,7 @@ export function useGpsTracker() {
     }
     return {
       started_at: new Date(startTime).toISOString(),
-      distance_km: gpsDistanceKm(positions),
+      distance_km: round2(plausibleDistanceKm(positions)),
       duration_sec: durationSec,
       positions,
       session_id: sessionId,
@@ -183,7 +184,8 @@ export function useGpsTracker() {
   return {
     state,
     elapsedSec,
-    distanceKm: gpsDistanceKm(state.positions),
+    // The run policy's own fix rules (accuracy, spikes, jumps): the distance shown is the one the server counts.
+    distanceKm: plausibleDistanceKm(state.positions),
     error: error?.message ?? null,
     setError,
     start,
