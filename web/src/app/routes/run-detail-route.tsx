@@ -7,6 +7,7 @@ import { useRun } from '../../features/runs/api/get-run.ts';
 import { RunStats } from '../../features/runs/components/run-stats.tsx';
 import { RunTrackPanel } from '../../features/runs/components/run-track-panel.tsx';
 import { RunVerdict } from '../../features/runs/components/run-verdict.tsx';
+import { figuresOfRun } from '../../features/runs/track/figures-of-run.ts';
 import { sourceLabel, trackOfRun } from '../../features/runs/track/run-track.ts';
 import { ApiError } from '../../lib/api-error.ts';
 import { useDistanceUnit } from '../../lib/distance-unit.ts';
@@ -46,16 +47,17 @@ export function RunDetailRoute() {
     );
   }
   const when = formatDateTime(run.started_at);
+  const figures = figuresOfRun(run);
   return (
     <Page title={when.date} back="/run-history" documentTitle="Run">
       <section className="card run-detail-head">
         <span className="muted small">
           {when.time} <span className="source-badge">{sourceLabel(run.source)}</span>
         </span>
-        <strong className="summary-distance">{formatDistance(run.distance_km, unit)}</strong>
+        <strong className="summary-distance">{formatDistance(figures.distanceKm, unit)}</strong>
         <RunStats
-          durationSec={run.duration_sec}
-          paceSecPerKm={run.pace_sec_per_km}
+          durationSec={figures.durationSec}
+          paceSecPerKm={figures.paceSecPerKm}
           unit={unit}
           xp={earned?.xp ?? null}
           surgeBonus={earned?.surgeBonus ?? false}

@@ -31,7 +31,7 @@ export function PaceChart({ series, unit }: { readonly series: readonly PacePoin
   const line = series.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.km).toFixed(1)} ${y(paces[i]!).toFixed(1)}`).join(' ');
   const base = (H - PAD.bottom).toFixed(1);
   const area = `${line} L${x(totalKm).toFixed(1)} ${base} L${x(series[0]!.km).toFixed(1)} ${base} Z`;
-  const summary = `Pace chart: fastest ${formatPace(fastest, unit)}, slowest ${formatPace(slowest, unit)}, average ${formatPace(average, unit)}`;
+  const summary = `Pace chart: starts at ${formatPace(paces[0]!, unit)}, fastest ${formatPace(fastest, unit)}, slowest ${formatPace(slowest, unit)}, average ${formatPace(average, unit)}`;
   return (
     <svg className="pace-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
       <path d={area} className="pace-area" />

@@ -5,6 +5,7 @@ import type { Run } from '../../../lib/api-types.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
 import { formatDateTime, formatDuration, formatPace } from '../../../lib/format.ts';
 import { useRunXp } from '../api/get-run-xp.ts';
+import { figuresOfRun } from '../track/figures-of-run.ts';
 import { sourceLabel, trackOfRun } from '../track/run-track.ts';
 import { RouteMap } from './route-map.tsx';
 import { RunVerdict } from './run-verdict.tsx';
@@ -47,6 +48,7 @@ export function RunList({
         const when = formatDateTime(run.started_at);
         const earned = xp.data?.get(run.id);
         const track = trackOfRun(run);
+        const figures = figuresOfRun(run);
         return (
           <li key={run.id} className="run-row">
             <span className={track ? 'run-thumb' : 'run-thumb none'}>
@@ -61,9 +63,9 @@ export function RunList({
               </span>
             </div>
             <div className="run-figures">
-              <strong>{formatDistance(run.distance_km, unit)}</strong>
+              <strong>{formatDistance(figures.distanceKm, unit)}</strong>
               <span className="muted small">
-                {formatDuration(run.duration_sec)} · {formatPace(run.pace_sec_per_km, unit)}
+                {formatDuration(figures.durationSec)} · {formatPace(figures.paceSecPerKm, unit)}
               </span>
               {earned ? (
                 <span className="run-xp small">

@@ -7,6 +7,7 @@ import type { Goal, Run } from '../../../lib/api-types.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useRunXp } from '../api/get-run-xp.ts';
+import { figuresOfRun } from '../track/figures-of-run.ts';
 import { RunStats } from './run-stats.tsx';
 import { RunTrackPanel } from './run-track-panel.tsx';
 import { RunVerdict } from './run-verdict.tsx';
@@ -31,6 +32,7 @@ export function RunSavedSummary({
   const credited = useRunXp([run.id]).data?.get(run.id);
   const xp = credited?.xp ?? runXp(run.verification?.xp_distance_km ?? run.distance_km).total;
   const when = formatDateTime(run.started_at);
+  const figures = figuresOfRun(run);
   return (
     <Modal
       title="Run saved!"
@@ -45,11 +47,11 @@ export function RunSavedSummary({
         <span className="muted small">
           {when.date} · {when.time}
         </span>
-        <strong className="summary-distance">{formatDistance(run.distance_km, unit)}</strong>
+        <strong className="summary-distance">{formatDistance(figures.distanceKm, unit)}</strong>
       </div>
       <RunStats
-        durationSec={run.duration_sec}
-        paceSecPerKm={run.pace_sec_per_km}
+        durationSec={figures.durationSec}
+        paceSecPerKm={figures.paceSecPerKm}
         unit={unit}
         xp={xp}
         surgeBonus={credited?.surgeBonus ?? false}

@@ -3,6 +3,8 @@ import { formatDistance } from '../../../../../domain/shared/units.ts';
 import { Icon } from '../../../components/icon.tsx';
 import type { Run } from '../../../lib/api-types.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
+import { runTimeline } from '../../../../../domain/run/run-figures.ts';
+import { figuresOfRun, type RunWithFigures } from '../track/figures-of-run.ts';
 import { paceSeries } from '../track/pace-series.ts';
 import { sourceLabel } from '../track/run-track.ts';
 import { SPLIT_KM, splitsOf } from '../track/splits.ts';
@@ -20,7 +22,7 @@ export function RunTrackPanel({
   compact = false,
   headingLevel = 3,
 }: {
-  readonly run: Pick<Run, 'source' | 'distance_km'>;
+  readonly run: Pick<Run, 'source'> & RunWithFigures;
   readonly track: readonly GpsPosition[] | null;
   /** The run-saved summary: the map and the splits, no chart. */
   readonly compact?: boolean;
@@ -49,10 +51,13 @@ export function RunTrackPanel({
       </div>
     );
   }
-  const splits = splitsOf(track, SPLIT_KM[unit]);
+  // The run's own distance and time laid along its track: the splits and the chart add up to the run's figures.
+  const figures = figuresOfRun(run);
+  const timeline = runTimeline(track, figures);
+  const splits = splitsOf(timeline, SPLIT_KM[unit]);
   return (
     <div className="run-track">
-      <RouteMap track={track} label={`Route map of this ${formatDistance(run.distance_km, unit)} run`} />
+      <RouteMap track={track} label={`Route map of this ${formatDistance(figures.distanceKm, unit)} run`} />
       <div className="route-legend" aria-hidden="true">
         <span>
           <span className="legend-dot start" /> Start
@@ -68,7 +73,7 @@ export function RunTrackPanel({
       {compact ? null : (
         <section className="track-section" aria-label="Pace">
           <Heading>Pace (/{unit})</Heading>
-          <PaceChart series={paceSeries(track)} unit={unit} />
+          <PaceChart series={paceSeries(timeline)} unit={unit} />
         </section>
       )}
     </div>

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type GpsPosition, trackLengthKm } from '../../../../../domain/run/geo.ts';
+import type { GpsPosition } from '../../../../../domain/run/geo.ts';
+import { runTimeline } from '../../../../../domain/run/run-figures.ts';
 import { paceSeries } from './pace-series.ts';
 
 const track = fc
@@ -25,9 +26,10 @@ describe('paceSeries', () => {
   it('rises in distance from above 0 to the track’s length, with finite positive paces', () => {
     fc.assert(
       fc.property(track, fc.integer({ min: 1, max: 120 }), (t, samples) => {
-        const series = paceSeries(t, samples);
-        const total = trackLengthKm(t);
-        expect(series.length).toBeLessThanOrEqual(samples);
+        const timeline = runTimeline(t);
+        const series = paceSeries(timeline, samples);
+        const total = timeline.km[timeline.km.length - 1] ?? 0;
+        expect(series.length).toBeLessThanOrEqual(samples + 1);
         let previous = 0;
         for (const p of series) {
           expect(p.km).toBeGreaterThan(previous);
@@ -47,8 +49,8 @@ describe('paceSeries', () => {
       longitude: 20,
       timestamp: i * 1_800,
     }));
-    const series = paceSeries(t, 20);
-    expect(series).toHaveLength(20);
+    const series = paceSeries(runTimeline(t), 20);
+    expect(series).toHaveLength(21);
     for (const p of series) expect(p.paceSecPerKm).toBeCloseTo(360, 0);
   });
 
@@ -57,6 +59,6 @@ describe('paceSeries', () => {
       { latitude: 1, longitude: 1, timestamp: 0 },
       { latitude: 1, longitude: 1, timestamp: 60_000 },
     ];
-    expect(paceSeries(still)).toEqual([]);
+    expect(paceSeries(runTimeline(still))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type GpsPosition, trackLengthKm } from '../../../../../domain/run/geo.ts';
+import type { GpsPosition } from '../../../../../domain/run/geo.ts';
+import { runTimeline } from '../../../../../domain/run/run-figures.ts';
 import { SPLIT_KM, splitsOf } from './splits.ts';
 
 /** A track heading north-east by legs of 0–60 m every 1–10 s (a runner, a walker, a pause). */
@@ -33,14 +34,24 @@ const track = fc
 const unit = fc.constantFrom(SPLIT_KM.km, SPLIT_KM.mi, 0.25);
 
 describe('splitsOf', () => {
-  it('adds up to the track’s distance and time', () => {
+  it('adds up to the run’s distance and time, whatever the track', () => {
+    const figures = fc.record({
+      distanceKm: fc.double({ min: 0.01, max: 50, noNaN: true }),
+      durationSec: fc.integer({ min: 60, max: 20_000 }),
+    });
     fc.assert(
-      fc.property(track, unit, (t, splitKm) => {
-        const splits = splitsOf(t, splitKm);
+      fc.property(track, unit, figures, (t, splitKm, f) => {
+        const timeline = runTimeline(t, f);
+        fc.pre(
+          timeline.km.length >= 2 &&
+            timeline.km[timeline.km.length - 1]! > 0 &&
+            timeline.sec[timeline.sec.length - 1]! > 0,
+        );
+        const splits = splitsOf(timeline, splitKm);
         const km = splits.reduce((sum, s) => sum + s.distanceKm, 0);
         const sec = splits.reduce((sum, s) => sum + s.durationSec, 0);
-        expect(km).toBeCloseTo(trackLengthKm(t), 6);
-        expect(sec).toBeCloseTo((t[t.length - 1]!.timestamp - t[0]!.timestamp) / 1000, 6);
+        expect(km).toBeCloseTo(f.distanceKm, 6);
+        expect(sec).toBeCloseTo(f.durationSec, 6);
       }),
       { numRuns: 1_000 },
     );
@@ -49,8 +60,9 @@ describe('splitsOf', () => {
   it('has one whole split per unit covered, numbered from 1, each taking time that is not negative', () => {
     fc.assert(
       fc.property(track, unit, (t, splitKm) => {
-        const splits = splitsOf(t, splitKm);
-        const whole = Math.floor(trackLengthKm(t) / splitKm + 1e-9);
+        const timeline = runTimeline(t);
+        const splits = splitsOf(timeline, splitKm);
+        const whole = Math.floor((timeline.km[timeline.km.length - 1] ?? 0) / splitKm + 1e-9);
         expect(splits.filter((s) => s.complete).length).toBe(whole);
         splits.forEach((s, i) => {
           expect(s.index).toBe(i + 1);
@@ -69,13 +81,13 @@ describe('splitsOf', () => {
       longitude: -0.12,
       timestamp: i * 3_000,
     }));
-    const splits = splitsOf(t, 1);
+    const splits = splitsOf(runTimeline(t), 1);
     expect(splits.map((s) => s.complete)).toEqual([true, true, false]);
     for (const s of splits) expect(s.paceSecPerKm!).toBeCloseTo(300, 0);
     expect(splits[2]!.distanceKm).toBeCloseTo(0.5, 2);
   });
 
   it('has nothing to split in a single fix', () => {
-    expect(splitsOf([{ latitude: 0, longitude: 0, timestamp: 0 }], 1)).toEqual([]);
+    expect(splitsOf(runTimeline([{ latitude: 0, longitude: 0, timestamp: 0 }]), 1)).toEqual([]);
   });
 });
