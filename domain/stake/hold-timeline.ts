@@ -13,6 +13,19 @@ export type HoldStepKind =
   | 'written_off'
   | 'refunded';
 
+/** Each step's name as the Stakes tab shows it. */
+export const HOLD_STEP_LABELS: Readonly<Record<HoldStepKind, string>> = {
+  placed: 'Hold placed',
+  hold_failed: 'Hold refused',
+  expired: 'Hold expired',
+  released: 'Hold released',
+  capture_requested: 'Capture requested',
+  captured: 'Captured',
+  charge_failed: 'Charge failed',
+  written_off: 'Written off',
+  refunded: 'Refunded to your card',
+};
+
 /** One step of the timeline: when, and why, in the runner's words. */
 export interface HoldStep {
   readonly kind: HoldStepKind;
@@ -61,7 +74,7 @@ export function evolveHoldTimeline(timeline: HoldTimeline, event: StakeEvent): H
   switch (event.type) {
     case 'StakeHoldPlaced': {
       const d = event.data;
-      return step('placed', d.placedAt, 'Your goal’s week started: the stake is held on your card.', {
+      return step('placed', d.placedAt, 'Your goal’s week started: a hold for the stake is placed on your card.', {
         placed_at: d.placedAt,
         capture_before: d.captureBefore,
         expired_at: null,

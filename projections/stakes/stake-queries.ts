@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { HoldTimeline } from '../../domain/stake/hold-timeline.ts';
 
 /** A stake as the Stakes tab and the donation impact card read it, with its charity. */
 export type StakeListRow = {
@@ -20,6 +21,8 @@ export type StakeListRow = {
   next_attempt_at: Date | null;
   created_at: Date;
   settled_at: Date | null;
+  refunded_cents: number;
+  hold: HoldTimeline;
 };
 
 export type StakeFilter = {
@@ -38,7 +41,7 @@ export async function listUserStakes(db: Kysely<object>, userId: string, filter:
   const { rows } = await sql<StakeListRow>`
     SELECT s.id, s.goal_id, s.week_start, s.amount_cents, s.donation_amount_cents, s.fee_cents, s.captured_cents,
            s.charity_id, c.name AS charity_name, c.logo_url AS charity_logo_url, s.status, s.stage, s.last_failure,
-           s.decline_code, s.next_attempt_at, s.created_at, s.settled_at
+           s.decline_code, s.next_attempt_at, s.created_at, s.settled_at, s.refunded_cents, s.hold
     FROM stakes s LEFT JOIN charities c ON c.id = s.charity_id
     WHERE s.user_id = ${userId} ${status} ${goal} ${charity}
     ORDER BY s.created_at DESC, s.id LIMIT ${filter.limit}`.execute(db);

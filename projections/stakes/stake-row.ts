@@ -1,4 +1,5 @@
 import { evolveStake } from '../../domain/stake/state.ts';
+import { emptyHoldTimeline, evolveHoldTimeline, type HoldTimeline } from '../../domain/stake/hold-timeline.ts';
 import type { StakeEvent } from '../../domain/stake/events.ts';
 import { publicStakeStatus } from '../../domain/stake/labels.ts';
 import type { StakeState } from '../../domain/stake/state.ts';
@@ -29,7 +30,11 @@ export type StakesTable = {
   hold_capture_before: string | null;
   created_at: string;
   settled_at: string | null;
+  /** Given back after collection (StakeRefunded), in cents. */
+  refunded_cents: number;
   state: StakeState;
+  /** The hold's timeline (domain/stake/hold-timeline.ts), folded from the same events. */
+  hold: HoldTimeline;
 };
 
 /** The row after one more event: the state is folded with the aggregate's own evolve, so they never disagree. */
@@ -55,9 +60,17 @@ export function nextStakeRow(row: StakesTable | null, event: StakeEvent): Stakes
     hold_capture_before: null,
     created_at: event.type === 'StakeOpened' ? event.data.openedAt : '',
     settled_at: null,
+    refunded_cents: 0,
     state,
+    hold: emptyHoldTimeline,
   };
-  const next: StakesTable = { ...base, state, stage: state.status, status: publicStakeStatus(state.status) };
+  const next: StakesTable = {
+    ...base,
+    state,
+    stage: state.status,
+    status: publicStakeStatus(state.status),
+    hold: evolveHoldTimeline(row?.hold ?? emptyHoldTimeline, event),
+  };
   switch (event.type) {
     case 'StakeHoldPlaced':
       return { ...next, hold_capture_before: event.data.captureBefore };
@@ -83,6 +96,8 @@ export function nextStakeRow(row: StakesTable | null, event: StakeEvent): Stakes
       };
     case 'StakeReleased':
       return { ...next, last_failure: null, decline_code: null, settled_at: event.data.releasedAt };
+    case 'StakeRefunded':
+      return { ...next, refunded_cents: next.refunded_cents + event.data.refundedCents };
     case 'StakeWrittenOff':
       return { ...next, next_attempt_at: null, settled_at: event.data.writtenOffAt };
     default:

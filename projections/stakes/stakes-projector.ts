@@ -10,8 +10,8 @@ import { isStakeStream } from '../../domain/shared/streams.ts';
  */
 export const stakesProjector: Projector<'stakes'> = {
   name: 'stakes',
-  // 2: decline_code, and hold failures shown as a payment problem.
-  version: 2,
+  // 2: decline_code, and hold failures shown as a payment problem. 3: the hold's timeline, refunded_cents.
+  version: 3,
   tables: ['stakes'],
 
   async createTables(db, tables) {
@@ -34,7 +34,9 @@ export const stakesProjector: Projector<'stakes'> = {
         hold_capture_before timestamptz,
         created_at timestamptz NOT NULL,
         settled_at timestamptz,
-        state jsonb NOT NULL
+        refunded_cents integer NOT NULL,
+        state jsonb NOT NULL,
+        hold jsonb NOT NULL
       )`.execute(db);
     await sql`
       CREATE INDEX IF NOT EXISTS ${sql.id(`${tables.stakes}_user_created`)}
@@ -63,9 +65,8 @@ export const stakesProjector: Projector<'stakes'> = {
         donation_amount_cents = EXCLUDED.donation_amount_cents, fee_cents = EXCLUDED.fee_cents,
         last_failure = EXCLUDED.last_failure, decline_code = EXCLUDED.decline_code,
         next_attempt_at = EXCLUDED.next_attempt_at,
-        hold_capture_before = EXCLUDED.hold_capture_before, settled_at = EXCLUDED.settled_at, state = EXCLUDED.state`.execute(
-      tx,
-    );
+        hold_capture_before = EXCLUDED.hold_capture_before, settled_at = EXCLUDED.settled_at,
+        refunded_cents = EXCLUDED.refunded_cents, state = EXCLUDED.state, hold = EXCLUDED.hold`.execute(tx);
     for (const userId of new Set(changed.map((r) => r.user_id))) announce(userId, 'stakes');
   },
 };

@@ -29,6 +29,7 @@ const ProfileRoute = lazyScreen(() => import('./routes/profile-route.tsx').then(
 const ConnectedAppsRoute = lazyScreen(() =>
   import('./routes/connected-apps-route.tsx').then((m) => m.ConnectedAppsRoute),
 );
+const ReceiptRoute = lazyScreen(() => import('./routes/receipt-route.tsx').then((m) => m.ReceiptRoute));
 const XpGuideRoute = lazyScreen(() => import('./routes/xp-guide-route.tsx').then((m) => m.XpGuideRoute));
 
 /** Starts loading the screen of `pathname` ahead of the router (app/first-screen.ts): the dashboard, where the app opens. */
@@ -68,6 +69,7 @@ export function AppRouter() {
               <Route path="/profile" element={<ProfileRoute />} />
               <Route path="/connected-apps" element={<ConnectedAppsRoute />} />
               <Route path="/xp-guide" element={<XpGuideRoute />} />
+              <Route path="/stakes/:id/receipt" element={<ReceiptRoute />} />
             </Route>
             <Route path="*" element={<Navigate to="/app" replace />} />
           </Routes>

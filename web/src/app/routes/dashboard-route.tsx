@@ -5,6 +5,7 @@ import { ActivityFeed } from '../../features/feed/components/activity-feed.tsx';
 import { useCurrentGoal } from '../../features/goals/api/get-current-goal.ts';
 import { useUpcomingGoal } from '../../features/goals/api/get-upcoming-goal.ts';
 import { GoalProgressCard } from '../../features/goals/components/goal-progress-card.tsx';
+import { GoalHoldDeadline } from '../../features/stakes/components/goal-hold-deadline.tsx';
 import { OnboardingTour } from '../../features/onboarding/components/onboarding-tour.tsx';
 import { NoGoalCard } from '../../features/goals/components/no-goal-card.tsx';
 import { UpcomingGoalCard } from '../../features/goals/components/upcoming-goal-card.tsx';
@@ -40,7 +41,9 @@ export function DashboardRoute() {
           <LoadError what="your goal" onRetry={() => void current.refetch()} />
         </section>
       ) : current.data ? (
-        <GoalProgressCard goal={current.data} />
+        <GoalProgressCard goal={current.data}>
+          <GoalHoldDeadline goalId={current.data.id} timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE} />
+        </GoalProgressCard>
       ) : (
         <NoGoalCard />
       )}

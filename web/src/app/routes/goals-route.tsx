@@ -6,6 +6,9 @@ import { useGoals } from '../../features/goals/api/get-goals.ts';
 import { useUpcomingGoal } from '../../features/goals/api/get-upcoming-goal.ts';
 import { CreateGoalWizard } from '../../features/goals/components/create-goal-wizard.tsx';
 import { GoalProgressCard } from '../../features/goals/components/goal-progress-card.tsx';
+import { GoalHoldDeadline } from '../../features/stakes/components/goal-hold-deadline.tsx';
+import { useMe } from '../../features/user/api/get-me.ts';
+import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
 import { PastGoals } from '../../features/goals/components/past-goals.tsx';
 import { UpcomingGoalCard } from '../../features/goals/components/upcoming-goal-card.tsx';
 import { Modal } from '../../components/modal.tsx';
@@ -32,6 +35,7 @@ function cancelText(goal: Goal): string {
 
 /** Goals (§2 /goals): active and upcoming cards, the plan/new button, the empty state, past goals, cancel. */
 export function GoalsRoute() {
+  const me = useMe();
   const current = useCurrentGoal();
   const upcoming = useUpcomingGoal();
   const goals = useGoals();
@@ -53,7 +57,9 @@ export function GoalsRoute() {
     >
       {loading ? <section className="card skeleton" aria-busy="true" /> : null}
       {current.data ? (
-        <GoalProgressCard goal={current.data} onCancel={hasCurrent ? () => setConfirming(current.data) : undefined} />
+        <GoalProgressCard goal={current.data} onCancel={hasCurrent ? () => setConfirming(current.data) : undefined}>
+          <GoalHoldDeadline goalId={current.data.id} timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE} />
+        </GoalProgressCard>
       ) : null}
       {current.isError ? (
         <section className="card">

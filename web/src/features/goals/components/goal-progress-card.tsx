@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDollars } from '../../../../../domain/shared/money.ts';
 import { ProgressBar } from '../../../components/progress-bar.tsx';
@@ -9,7 +10,16 @@ import { goalTitle, progressText } from './goal-text.ts';
  * This week's goal (§2): progress, percentage, motivational message, stake; cancel where the page allows it. The card
  * leads to the goal's stats (/goals/:id/stats): its head is the link, the Cancel button stays a button of its own.
  */
-export function GoalProgressCard({ goal, onCancel }: { readonly goal: Goal; readonly onCancel?: () => void }) {
+export function GoalProgressCard({
+  goal,
+  onCancel,
+  children,
+}: {
+  readonly goal: Goal;
+  readonly onCancel?: () => void;
+  /** What the page shows of the goal's stake under the message (the hold's capture deadline). */
+  readonly children?: ReactNode;
+}) {
   const unit = useDistanceUnit();
   return (
     <section className="card goal-card" aria-label="This week's goal">
@@ -28,6 +38,7 @@ export function GoalProgressCard({ goal, onCancel }: { readonly goal: Goal; read
         ) : null}
       </p>
       <p className="motivation">{goal.message}</p>
+      {goal.stake_amount_cents > 0 ? children : null}
       <div className="goal-card-foot">
         <span className={goal.stake_amount_cents > 0 ? 'stake-chip' : 'stake-chip free'}>
           {goal.stake_amount_cents > 0 ? `${formatDollars(goal.stake_amount_cents)} at stake` : 'Free goal'}

@@ -1,4 +1,6 @@
+import { Link } from 'react-router';
 import { formatDollars } from '../../../../../domain/shared/money.ts';
+import { weekOf } from '../../../lib/format.ts';
 import { useDonations } from '../api/get-donations.ts';
 
 /**
@@ -19,6 +21,14 @@ export function DonationImpactCard() {
         donated to {charities.length > 0 ? charities.join(', ') : 'charity'} from {list.length} missed{' '}
         {list.length === 1 ? 'goal' : 'goals'}
       </p>
+      {/* A printable receipt per collected stake (issue 25.5). */}
+      <ul className="receipt-links small" aria-label="Receipts">
+        {list.map((s) => (
+          <li key={s.id}>
+            <Link to={`/stakes/${s.id}/receipt`}>Receipt · {weekOf(s.week_start)}</Link>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
