@@ -37,6 +37,8 @@ export interface E2eStackOptions {
    * default, so every journey runs under the CSP users get; false only to look at a page without it.
    */
   readonly securityHeaders?: boolean;
+  /** A web build of the test's own (e.g. made with VITE_SENTRY_DSN) instead of the shared one; not removed on close. */
+  readonly webBuildDir?: string;
 }
 
 function defaultTarget(): DatabaseTarget {
@@ -75,7 +77,7 @@ async function webBuild(): Promise<{ dir: string; own: boolean }> {
  * starts the server elsewhere in time installs the page's clock there too).
  */
 export async function startE2eStack(options: E2eStackOptions = {}): Promise<E2eStack> {
-  const build = await webBuild();
+  const build = options.webBuildDir ? { dir: options.webBuildDir, own: false } : await webBuild();
   let apiFetch: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
   const api = await listen((request) => apiFetch(request));
   let webFetch: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
@@ -86,6 +88,7 @@ export async function startE2eStack(options: E2eStackOptions = {}): Promise<E2eS
           PUBLIC_URL: api.url,
           APP_URL: web.url,
           STRIPE_SECRET_KEY: options.config?.STRIPE_SECRET_KEY,
+          VITE_SENTRY_DSN: options.config?.VITE_SENTRY_DSN,
         })
       : undefined;
   webFetch = webAppServerFor(build.dir, api.url, security).fetch;

@@ -12,17 +12,31 @@ import { webAppServer } from '../../../app-server/web-static.ts';
  */
 export const API_URL_PLACEHOLDER = 'http://stridestake-e2e-api.invalid';
 
+/** What a build may be made with besides the defaults: a build-time variable (VITE_SENTRY_DSN), another mode. */
+export interface WebBuildOptions {
+  /** Vite's mode; 'development' makes a development build (import.meta.env.PROD false). Default 'production'. */
+  readonly mode?: 'production' | 'development';
+  readonly sentryDsn?: string;
+}
+
 /** Builds web/ into `outDir` with the placeholder API address (a production build, as `npm start` serves it). */
-export async function buildWebApp(outDir: string): Promise<void> {
+export async function buildWebApp(outDir: string, options: WebBuildOptions = {}): Promise<void> {
+  const mode = options.mode ?? 'production';
   // Vitest runs with NODE_ENV=test, and Vite builds a development bundle under it (React's development build,
   // import.meta.env.DEV, no service worker): the build is made with NODE_ENV=production, as `npm start` makes it.
-  const previous = { api: process.env.VITE_API_URL, nodeEnv: process.env.NODE_ENV };
+  const previous = {
+    api: process.env.VITE_API_URL,
+    nodeEnv: process.env.NODE_ENV,
+    sentry: process.env.VITE_SENTRY_DSN,
+  };
   process.env.VITE_API_URL = API_URL_PLACEHOLDER;
-  process.env.NODE_ENV = 'production';
+  process.env.NODE_ENV = mode;
+  if (options.sentryDsn) process.env.VITE_SENTRY_DSN = options.sentryDsn;
+  else delete process.env.VITE_SENTRY_DSN;
   try {
     await build({
       root: resolve(import.meta.dirname, '../../../web'),
-      mode: 'production',
+      mode,
       logLevel: 'error',
       build: { outDir, emptyOutDir: true, sourcemap: false },
     });
@@ -30,6 +44,7 @@ export async function buildWebApp(outDir: string): Promise<void> {
     for (const [name, value] of [
       ['VITE_API_URL', previous.api],
       ['NODE_ENV', previous.nodeEnv],
+      ['VITE_SENTRY_DSN', previous.sentry],
     ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
