@@ -3,10 +3,17 @@ import { entityId, isoInstant } from '../shared/event-schema.ts';
 import type { GpsPosition } from './geo.ts';
 import type { ImportFlags, Verification } from './verification.ts';
 
-/** Connected services runs are imported from (§1: the running-activity service; the second one is not built). */
-export const ImportSource = z.enum(['strava']);
+/**
+ * Where imported runs come from: the connected running-activity service (§1), and the phone's health store through
+ * the native shell (Health Connect on Android, Apple Health on iOS).
+ */
+export const ImportSource = z.enum(['strava', 'health_connect', 'apple_health']);
 /** A connected service runs are imported from. */
 export type ImportSource = z.infer<typeof ImportSource>;
+/** The health stores a workout is posted from (POST /runs with one of these sources). */
+export const HEALTH_SOURCES = ['health_connect', 'apple_health'] as const;
+/** A health store a workout is posted from. */
+export type HealthSource = (typeof HEALTH_SOURCES)[number];
 
 /** Where a run came from (§3 source). */
 export type RunSource = 'gps' | ImportSource;

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { HEALTH_SOURCES } from '../run/events.ts';
 import {
   EARLIEST_RUN_MS,
   LATEST_FIX_MS,
   MAX_FIX_ACCURACY_M,
+  MAX_IMPORT_ID_LENGTH,
   MAX_RUN_KM,
   MAX_RUN_POSITIONS,
   MAX_RUN_SECONDS,
@@ -48,21 +50,48 @@ export const notesSchema = storableString({ error: 'notes must be text or null' 
 /**
  * POST /runs (§7). The 60 s / 2 positions rule is the decider's, so the spec's one message (§8) comes from one
  * place; this schema checks shapes and bounds only. `distance_km` is the client's figure: the server recomputes it
- * from the track.
+ * from the track. A workout from the phone's health store (source `health_connect` / `apple_health`, the native
+ * shell's import) names its `import_id` and carries no track; its distance is the store's.
  */
-export const runBodySchema = z.object({
-  started_at: isoInstant('started_at must be an ISO date-time', {
-    ms: EARLIEST_RUN_MS,
-    message: runLimitErrors.tooEarly().message,
-  }),
-  distance_km: bounded('distance_km', 0, MAX_RUN_KM, ' km'),
-  duration_sec: runDurationSchema,
-  source: z.literal('gps', { error: "source must be 'gps'" }).default('gps'),
-  gps_data: z
-    .object({ positions: gpsPositionsSchema }, { error: 'gps_data must be an object with positions' })
-    .default({ positions: [] }),
-  notes: notesSchema.default(null),
-});
+export const runBodySchema = z
+  .object({
+    started_at: isoInstant('started_at must be an ISO date-time', {
+      ms: EARLIEST_RUN_MS,
+      message: runLimitErrors.tooEarly().message,
+    }),
+    distance_km: bounded('distance_km', 0, MAX_RUN_KM, ' km'),
+    duration_sec: runDurationSchema,
+    source: z
+      .enum(['gps', ...HEALTH_SOURCES], { error: "source must be 'gps', 'health_connect' or 'apple_health'" })
+      .default('gps'),
+    /** A health store's workout id (its source's own): the same workout posted again is the same run. */
+    import_id: storableString({ error: 'import_id must be text' })
+      .trim()
+      .min(1, 'import_id must not be empty')
+      .max(MAX_IMPORT_ID_LENGTH, `import_id must be at most ${MAX_IMPORT_ID_LENGTH} characters`)
+      .optional(),
+    gps_data: z
+      .object({ positions: gpsPositionsSchema }, { error: 'gps_data must be an object with positions' })
+      .default({ positions: [] }),
+    notes: notesSchema.default(null),
+  })
+  .superRefine((body, ctx) => {
+    if (body.source === 'gps') {
+      if (body.import_id !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['import_id'], message: 'import_id is only for a health store workout' });
+      return;
+    }
+    if (body.import_id === undefined)
+      ctx.addIssue({ code: 'custom', path: ['import_id'], message: 'A health store workout needs its import_id' });
+    // An import's track is never judged late (verification.ts), so a route sent after the fact would count toward a
+    // stake as a live one does: health store routes wait until the policy judges them as uploads after the fact.
+    if (body.gps_data.positions.length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['gps_data'],
+        message: 'A health store workout is saved without its route for now: send it with no positions',
+      });
+  });
 
 /**
  * PATCH /runs/{id}: notes only. Absent leaves them as they are (`{}` changes nothing); null or blank clears them.

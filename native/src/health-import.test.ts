@@ -1,5 +1,6 @@
 import type { Workout } from '@capgo/capacitor-health';
 import { describe, expect, it } from 'vitest';
+import { runBodySchema } from '../../domain/validation/run.ts';
 import {
   type HealthPluginLike,
   type HealthRunBody,
@@ -7,6 +8,7 @@ import {
   healthMessages,
   type ImportMemory,
   type PostOutcome,
+  runBodyOf,
 } from './health-import.ts';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
@@ -94,6 +96,7 @@ describe('health import (@capgo/capacitor-health)', () => {
           distance_km: 5.01,
           duration_sec: 1_800,
           source: 'health_connect',
+          import_id: 'hc-1',
           gps_data: { positions: [] },
           notes: null,
         },
@@ -105,6 +108,7 @@ describe('health import (@capgo/capacitor-health)', () => {
           distance_km: 8,
           duration_sec: 2_400,
           source: 'health_connect',
+          import_id: 'hc-2',
           gps_data: { positions: [] },
           notes: null,
         },
@@ -116,11 +120,11 @@ describe('health import (@capgo/capacitor-health)', () => {
       imported: 2,
       message: 'Imported 2 runs from Health Connect.',
     });
-    // Running workouts only, oldest first, at most 30 days back (imports' backfill window).
+    // Running workouts only, oldest first, at most 7 days back (the API takes uploads that far back).
     expect(health.queries[0]).toMatchObject({
       workoutType: 'running',
       ascending: true,
-      startDate: '2026-10-27T12:00:00.000Z',
+      startDate: '2026-11-19T12:00:00.000Z',
       endDate: '2026-11-26T12:00:00.000Z',
     });
   });
@@ -246,5 +250,11 @@ describe('health import (@capgo/capacitor-health)', () => {
     expect(result.message).toBe(
       'No new runs in Health Connect. 1 not counted: A run can be logged at most 7 days back',
     );
+  });
+
+  it('posts bodies the API accepts (POST /runs schema), without a platform id too', () => {
+    for (const w of [run1, { ...run2, platformId: undefined }])
+      for (const source of ['health_connect', 'apple_health'] as const)
+        expect(runBodySchema.safeParse(runBodyOf(source, w)).success).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { Health, type HealthPlugin, type Workout } from '@capgo/capacitor-health';
-import { MAX_IMPORTED_RUN_AGE_DAYS } from '../../domain/run/policy.ts';
+import { MAX_IMPORT_ID_LENGTH } from '../../domain/run/limits.ts';
+import { MAX_LOGGED_RUN_AGE_DAYS } from '../../domain/run/policy.ts';
 import { round2 } from '../../domain/shared/units.ts';
 import { api } from '../../web/src/lib/api.ts';
 import { ApiError } from '../../web/src/lib/api-error.ts';
@@ -15,6 +16,8 @@ export interface HealthRunBody {
   readonly distance_km: number;
   readonly duration_sec: number;
   readonly source: HealthSource;
+  /** The workout's id in its store: the API saves the same workout once. */
+  readonly import_id: string;
   readonly gps_data: { readonly positions: readonly never[] };
   readonly notes: null;
 }
@@ -58,9 +61,14 @@ export const healthMessages = {
   notAccepted: (count: number, reason: string) => `${count} not counted: ${reason}`,
 };
 
+/** The workout's id in its store (its start and end when the store gives none), as long as the API takes. */
+export function workoutId(workout: Workout): string {
+  return (workout.platformId || `${workout.startDate}/${workout.endDate}`).slice(0, MAX_IMPORT_ID_LENGTH);
+}
+
 /** The same workout always has the same key, so a resend is answered with the run already saved. */
 export function workoutKey(source: HealthSource, workout: Workout): string {
-  return `${source}:${workout.platformId ?? `${workout.startDate}/${workout.endDate}`}`;
+  return `${source}:${workoutId(workout)}`;
 }
 
 /** One running workout as a run: its start, its distance in km to 2 decimals, its duration in whole seconds. */
@@ -70,6 +78,7 @@ export function runBodyOf(source: HealthSource, workout: Workout): HealthRunBody
     distance_km: round2((workout.totalDistance ?? 0) / 1000),
     duration_sec: Math.round(workout.duration),
     source,
+    import_id: workoutId(workout),
     // The plugin reads no workout routes (HealthKit's workout route, Health Connect's exercise route): no track.
     gps_data: { positions: [] },
     notes: null,
@@ -109,7 +118,7 @@ function saveMemory(memory: ImportMemory): void {
 /**
  * Imports running workouts from Health Connect (Android) or Apple Health (iOS) as runs with source
  * `health_connect` / `apple_health`. Asks for read access to workouts each time (the system shows its sheet only
- * while undecided), reads the running workouts since the last import (at most MAX_IMPORTED_RUN_AGE_DAYS back), and
+ * while undecided), reads the running workouts since the last import (at most MAX_LOGGED_RUN_AGE_DAYS back), and
  * posts each once: a workout already sent is skipped, and its Idempotency-Key is the workout's own id. A network
  * failure stops the import where it is; the next one starts there again.
  */
@@ -141,7 +150,7 @@ export function healthImport(deps: HealthImportDeps): HealthStore {
 
       const memory = load();
       const until = now();
-      const earliest = until - MAX_IMPORTED_RUN_AGE_DAYS * DAY_MS;
+      const earliest = until - MAX_LOGGED_RUN_AGE_DAYS * DAY_MS;
       const since = Math.max(earliest, memory.since === null ? earliest : Date.parse(memory.since) || earliest);
       const sent = new Set(memory.sent);
       let imported = 0;

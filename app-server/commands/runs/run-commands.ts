@@ -3,7 +3,9 @@ import { isSettledWeek, userGoalsDecider, type UserGoalsEvent } from '../../../d
 import { runDecider } from '../../../domain/run/decide.ts';
 import { foldEvents } from '../../../domain/shared/decider.ts';
 import { runErrors } from '../../../domain/run/messages.ts';
-import type { RecordedWith } from '../../../domain/run/events.ts';
+import type { HealthSource, RecordedWith } from '../../../domain/run/events.ts';
+import { importedRunId } from '../../../domain/run/import-stream.ts';
+import { MAX_LOGGED_RUN_AGE_DAYS } from '../../../domain/run/policy.ts';
 import type { RunState } from '../../../domain/run/state.ts';
 import type { LogPosition } from '../../../domain/shared/event-store.ts';
 import type { RunBody } from '../../../domain/validation/run.ts';
@@ -39,6 +41,7 @@ export async function logRun(
   body: RunBody,
   recordedWith: RecordedWith | null = null,
 ): Promise<{ runId: string; position: LogPosition }> {
+  if (body.source !== 'gps') return importWorkout(context, body, body.source);
   const runId = recordingRunId(context.userId, body.gps_data.positions);
   const startedAt = Temporal.Instant.from(body.started_at);
   const legacy = await runOfKeyBeforeRecordingIds(context);
@@ -115,4 +118,64 @@ export async function changeRun(
     userMetadata(context),
   );
   return { position: result.append?.position ?? null };
+}
+
+/**
+ * POST /runs with source `health_connect` / `apple_health`: a running workout from the phone's health store (the
+ * native shell's import). It is the run decider's ImportRun (the store's distance, no track: XP and free goals
+ * only, never a stake, docs/run-policy.md) held to the rules of an upload after the fact: at most 7 days back and
+ * never into a week that may be settled. The workout id is the phone's word, so the run is named by the user and
+ * that id: the same workout posted again (the import runs again, a retry) answers with the run saved first, and one
+ * runner's id never names another's run. A workout whose run was deleted is refused (409 `run_deleted`).
+ */
+async function importWorkout(
+  context: UserCommandContext,
+  body: RunBody,
+  source: HealthSource,
+): Promise<{ runId: string; position: LogPosition }> {
+  const importId = body.import_id ?? '';
+  const runId = importedRunId(source, `${context.userId}-${importId}`);
+  const stream = streams.run(runId);
+  const startedAt = Temporal.Instant.from(body.started_at);
+  const now = instantOf(context);
+  const earlierRun = async (): Promise<{ runId: string; position: LogPosition }> => {
+    const history = await context.store.readStream(stream);
+    const head = history[history.length - 1]?.position;
+    const { state } = await loadAggregate(context.store, runDecider, stream);
+    if (!head || state.status === 'deleted') throw new DomainRefusal(runErrors.recordingDeleted());
+    return { runId, position: head };
+  };
+  return oncePerKey(
+    context,
+    { recorded: stream },
+    async () => {
+      if (startedAt.epochMilliseconds < now.subtract({ hours: 24 * MAX_LOGGED_RUN_AGE_DAYS }).epochMilliseconds)
+        throw new DomainRefusal(runErrors.tooOld(MAX_LOGGED_RUN_AGE_DAYS));
+      if (await weekSettled(context, startedAt)) throw new DomainRefusal(runErrors.weekSettled());
+      const result = await executeCommand(
+        context.store,
+        runDecider,
+        stream,
+        {
+          type: 'ImportRun',
+          runId,
+          userId: context.userId,
+          source,
+          importId,
+          startedAt,
+          distanceKm: body.distance_km,
+          durationSec: body.duration_sec,
+          elapsedSec: body.duration_sec,
+          positions: [],
+          flags: { manual: false, trainer: false, flagged: false, sportType: 'Run' },
+          notes: body.notes,
+          now,
+        },
+        userMetadata(context),
+      );
+      // Nothing appended: a twin of this request saved the run a moment ago.
+      return result.append ? { runId, position: result.append.position } : earlierRun();
+    },
+    () => earlierRun(),
+  );
 }

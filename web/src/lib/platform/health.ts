@@ -1,5 +1,7 @@
+import type { HealthSource } from '../../../../domain/run/events.ts';
+
 /** The phone's health store a run is imported from, as the API names the run's source (§1: Apple Health, Health Connect). */
-export type HealthSource = 'health_connect' | 'apple_health';
+export type { HealthSource };
 
 /** What one import did, with the sentence to show the runner. */
 export interface HealthImportResult {
