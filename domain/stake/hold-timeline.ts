@@ -74,7 +74,7 @@ export function evolveHoldTimeline(timeline: HoldTimeline, event: StakeEvent): H
   switch (event.type) {
     case 'StakeHoldPlaced': {
       const d = event.data;
-      return step('placed', d.placedAt, 'Your goal’s week started: a hold for the stake is placed on your card.', {
+      return step('placed', d.placedAt, 'Your goal is under way: a hold for the stake is placed on your card.', {
         placed_at: d.placedAt,
         capture_before: d.captureBefore,
         expired_at: null,

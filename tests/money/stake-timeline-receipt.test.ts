@@ -60,7 +60,7 @@ describe.each(databaseTargets())('the hold timeline, receipts and the charity le
       {
         kind: 'placed',
         at: active.hold.placed_at,
-        reason: 'Your goal’s week started: a hold for the stake is placed on your card.',
+        reason: 'Your goal is under way: a hold for the stake is placed on your card.',
       },
     ]);
   });
