@@ -101,6 +101,11 @@ export const configSchema = z.object({
    * prefixes: app-server/auth/redirect-target.ts); APP_URL is always allowed. Default: the native shell's callback.
    */
   AUTH_REDIRECT_ALLOW_LIST: z.string().default('stridestake://auth/callback'),
+  /**
+   * The bearer token of the operator routes (/api/operator/…, what `npm run surge` uses while the server holds the
+   * embedded database); unset, those routes answer 403. At least 32 characters: `openssl rand -hex 32`.
+   */
+  OPERATOR_TOKEN: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   /** Issuer name shown in authenticator apps for TOTP factors. */
   AUTH_TOTP_ISSUER: z.string().min(1).default('StrideStake'),
   /** Stripe secret key (sk_… or restricted rk_…); when set, payments go to Stripe. */

@@ -13,6 +13,8 @@ import { BadgeIdParam, BadgesQuery } from '../routes/me/badges.ts';
 import { XpHistoryQuery } from '../routes/me/progress.ts';
 import { RealtimeQuery } from '../routes/realtime.ts';
 import { SurgeHistoryQuery } from '../routes/surge.ts';
+import { OPERATOR_SURGES_PATH, OperatorSurgeIdParam } from '../routes/operator-surges.ts';
+import { scheduleSurgeBody } from '../../operator/surge-schedule.ts';
 import { PRODUCT_ROUTE_DOCS } from './product-route-docs.ts';
 import { LIMIT, type RouteLimit } from '../limits/route-limits.ts';
 
@@ -131,6 +133,37 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     auth: false,
     query: SurgeHistoryQuery,
     response: SurgeListResponse,
+  },
+  {
+    method: 'post',
+    path: OPERATOR_SURGES_PATH,
+    summary: 'Operator: schedule an XP surge (Authorization: Bearer OPERATOR_TOKEN; what `npm run surge` uses)',
+    description:
+      'Refused with 403 when the server has no OPERATOR_TOKEN or the token is wrong, 401 without one; 409 when the surge overlaps another or starts in the past. Answers once GET /surge/upcoming shows it.',
+    limit: LIMIT.write,
+    tag: 'operator',
+    auth: false,
+    body: scheduleSurgeBody,
+    errors: [401, 403, 409],
+  },
+  {
+    method: 'get',
+    path: OPERATOR_SURGES_PATH,
+    summary: 'Operator: every surge of the schedule, canceled and ended ones too, with its status',
+    limit: LIMIT.read,
+    tag: 'operator',
+    auth: false,
+    errors: [401, 403],
+  },
+  {
+    method: 'delete',
+    path: `${OPERATOR_SURGES_PATH}/:id`,
+    summary: 'Operator: cancel a surge that has not started',
+    limit: LIMIT.write,
+    tag: 'operator',
+    auth: false,
+    params: OperatorSurgeIdParam,
+    errors: [401, 403, 404, 409],
   },
   {
     method: 'get',

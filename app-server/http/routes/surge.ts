@@ -5,6 +5,7 @@ import type { SurgeRow, SurgeTables } from '../../../projections/surge/surge-pro
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { limitQuery, noQuery, parseRequest } from '../request.ts';
+import { operatorSurgeRoutes } from './operator-surges.ts';
 
 /** Query of GET /surge/history. */
 export const SurgeHistoryQuery = z.strictObject({ limit: limitQuery(100, 20) });
@@ -33,7 +34,8 @@ function present(surge: Surge, now: string) {
 
 /**
  * Surges: GET /surge/active (the app refetches it every 60 s), /surge/upcoming, /surge/history. Public: the
- * schedule is the same for everyone and holds nothing personal.
+ * schedule is the same for everyone and holds nothing personal. Beside them, the operator's side of the schedule
+ * (/api/operator/surges, behind OPERATOR_TOKEN: operator-surges.ts).
  */
 export function surgeRoutes(deps: AppDeps) {
   const db = deps.database.db.withTables<SurgeTables>();
@@ -78,5 +80,6 @@ export function surgeRoutes(deps: AppDeps) {
         .limit(limit)
         .execute();
       return c.json({ success: true as const, data: rows.map((r) => present(toSurge(r), now)) });
-    });
+    })
+    .route('/', operatorSurgeRoutes(deps));
 }
