@@ -5,6 +5,9 @@ import { formatDistance } from '../../../../../domain/shared/units.ts';
 import { Modal } from '../../../components/modal.tsx';
 import type { Goal } from '../../../lib/api-types.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
+import { platform } from '../../../lib/platform/index.ts';
+import { useRuns } from '../api/get-runs.ts';
+import { gpsPausedMessage } from '../track/screen-gap.ts';
 import { countOf, formatDuration } from '../../../lib/format.ts';
 import { thinTrack } from '../track/route-projection.ts';
 import { RouteMap } from './route-map.tsx';
@@ -13,6 +16,8 @@ import { useStopFromNotification } from './stop-from-notification.ts';
 import { useFinishRun } from './use-finish-run.ts';
 import { useGpsTracker } from './use-gps-tracker.ts';
 import { useLastTrack } from './use-last-track.ts';
+import { useScreenGap } from './use-screen-gap.ts';
+import { useScreenWakeLock } from './use-screen-wake-lock.ts';
 
 /**
  * The GPS tracker (§2 /run): start, live time and distance, stop with confirmation, save, summary. Closing the
@@ -26,6 +31,13 @@ export function GpsTracker({ onSummaryClosed }: { readonly onSummaryClosed?: (go
   const saved = save.saved;
   const lastTrack = useLastTrack(tracker.state, saved?.run.id ?? null);
   const [confirmStop, setConfirmStop] = useState(false);
+  // The web is honest about the screen (issue 24.2): a browser stops GPS when the screen turns off, so it is kept on
+  // while tracking, a pause is told on return, and a first run is told beforehand. The app tracks in the background.
+  const onWeb = platform().name === 'web';
+  useScreenWakeLock(onWeb && tracker.state.isTracking);
+  const gapMinutes = useScreenGap(tracker.state);
+  const runs = useRuns(100);
+  const firstWebRun = onWeb && !tracker.state.isTracking && runs.data?.some((r) => r.source === 'gps') === false;
   const [savedBanner, setSavedBanner] = useState(false);
 
   // §9: the run-saved banner hides after 3 s.
@@ -78,6 +90,17 @@ export function GpsTracker({ onSummaryClosed }: { readonly onSummaryClosed?: (go
         />
       ) : null}
       <p className="muted small">{countOf(tracker.state.positions.length, 'GPS point')}</p>
+      {tracker.state.isTracking && gapMinutes !== null ? (
+        <p className="gps-gap-notice" role="status">
+          {gpsPausedMessage(gapMinutes)}. That stretch of your run has no GPS points: keep the screen on while you run.
+        </p>
+      ) : null}
+      {firstWebRun ? (
+        <p className="web-tracking-notice muted small">
+          Before your first run: in a browser, GPS works only while this page is open and the screen is on (it is kept
+          on while you track). The StrideStake app for Android and iPhone tracks with the screen off.
+        </p>
+      ) : null}
       {tracker.state.isTracking ? (
         <button type="button" className="button danger block large" onClick={() => setConfirmStop(true)}>
           Stop Run
