@@ -60,9 +60,13 @@ function fakeGps(permission: 'granted' | GeoFailure = 'granted') {
   return { geolocation, fix: (fix: GeoFix) => emit?.(fix), stops: () => stops };
 }
 
-// Two fixes 1 km apart along a meridian (0.008993° of latitude ≈ 1 km).
-const fixA: GeoFix = { latitude: 51.5, longitude: -0.12, accuracy: 5, timestamp: T0 + 1_000 };
-const fixB: GeoFix = { latitude: 51.508993, longitude: -0.12, accuracy: 5, timestamp: T0 + 4_000 };
+// A kilometre along a meridian (0.008993° of latitude ≈ 1 km) in fixes 100 m and 30 s apart: 12 km/h, a run.
+const track: GeoFix[] = Array.from({ length: 11 }, (_, i) => ({
+  latitude: 51.5 + i * 0.0008993,
+  longitude: -0.12,
+  accuracy: 5,
+  timestamp: T0 - 300_000 + i * 30_000,
+}));
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -119,8 +123,9 @@ describe('background GPS on Android: the foreground service notification (§4/§
       () => {},
     );
     await vi.advanceTimersByTimeAsync(0);
-    gps.fix(fixA);
-    gps.fix(fixB);
+    for (const fix of track) gps.fix(fix);
+    // A fix 10 km off a second later is a jump: not counted, as the tracker and the banner do not count it.
+    gps.fix({ latitude: 51.6, longitude: -0.12, accuracy: 5, timestamp: T0 + 1_000 });
     await vi.advanceTimersByTimeAsync(NOTIFICATION_UPDATE_MS - 1);
     expect(service.bodies()).toEqual(['0:00 · 0.00 mi']);
     await vi.advanceTimersByTimeAsync(1);

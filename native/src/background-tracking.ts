@@ -11,7 +11,7 @@ import {
   type BackgroundGeolocationPlugin,
   type CallbackError,
 } from '@capgo/background-geolocation';
-import { gpsDistanceKm } from '../../domain/run/geo.ts';
+import { plausibleDistanceKm } from '../../domain/run/plausible-track.ts';
 import { type DistanceUnit, formatDistance } from '../../domain/shared/units.ts';
 import { formatDuration } from '../../web/src/lib/format.ts';
 import type { GeoFailure, GeoFix, Geolocation } from '../../web/src/lib/geolocation.ts';
@@ -83,10 +83,13 @@ function storedUnit(): DistanceUnit {
   return currentUserStorage().getItem('distanceUnit') === 'mi' ? 'mi' : 'km';
 }
 
-/** The notification's text: elapsed time and distance in the user's unit, as the tracking banner shows them. */
+/**
+ * The notification's text: elapsed time and distance in the user's unit, as the tracking banner and the tracker show
+ * them (the distance the run policy counts: plausible-track.ts).
+ */
 export function trackingNotificationText(run: RunSoFar, now: number, unit: DistanceUnit): string {
   const elapsed = Math.max(0, Math.floor((now - run.startTime) / 1000));
-  return `${formatDuration(elapsed)} · ${formatDistance(gpsDistanceKm(run.positions), unit)}`;
+  return `${formatDuration(elapsed)} · ${formatDistance(plausibleDistanceKm(run.positions), unit)}`;
 }
 
 function report(error: unknown): void {
