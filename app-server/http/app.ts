@@ -25,6 +25,8 @@ import { READ_AFTER_HEADER, READ_POSITION_HEADER, readRouting } from './middlewa
 import { goalsRoutes } from './routes/goals.ts';
 import { healthRoutes } from './routes/health.ts';
 import { runsRoutes } from './routes/runs.ts';
+import { RUN_IMPORT_PATH, runFilesRoutes, runImportBodyLimit } from './routes/run-files.ts';
+import { dataExportRoutes } from './routes/me/data-export.ts';
 import { badgesRoutes } from './routes/badges.ts';
 import { myBadgesRoutes } from './routes/me/badges.ts';
 import { myPreferencesRoutes } from './routes/me/preferences.ts';
@@ -112,6 +114,8 @@ export function createApp(deps: AppDeps) {
   if (replica) app.use(readRouting(replica));
   // Strava's unauthenticated webhook reads at most 4 KB: refused before the app-wide limit and the JSON check below.
   app.use(STRAVA_WEBHOOK_PATH, stravaWebhookBodyLimit());
+  // A watch file may hold 10 MB (run-files.ts): its own limit, and a multipart body the JSON check leaves alone.
+  app.use(RUN_IMPORT_PATH, runImportBodyLimit());
   const limitBody = bodyLimit({
     maxSize: 2 * 1024 * 1024,
     onError: () => {
@@ -120,9 +124,11 @@ export function createApp(deps: AppDeps) {
   });
   // GET, HEAD and OPTIONS carry no body here and no route reads one; asking (c.req.raw.body) would build a full
   // WHATWG Request from Node's request on every read, for nothing.
-  app.use((c, next) => (BODILESS.has(c.req.method) ? next() : limitBody(c, next)));
-  // After the body limit: reads the (cached) body to refuse text PostgreSQL cannot store, on every route.
-  app.use(storableInput());
+  app.use((c, next) => (BODILESS.has(c.req.method) || c.req.path === RUN_IMPORT_PATH ? next() : limitBody(c, next)));
+  // After the body limit: reads the (cached) body to refuse text PostgreSQL cannot store, on every route. A watch
+  // file is bytes (a FIT is binary): read as text it would be mangled; its reader cleans what it keeps (run-file.ts).
+  const storable = storableInput();
+  app.use((c, next) => (c.req.path === RUN_IMPORT_PATH ? next() : storable(c, next)));
   app.onError(
     errorHandler({
       logger: deps.logger,
@@ -142,10 +148,12 @@ export function createApp(deps: AppDeps) {
       .route('/', profileRoutes(deps))
       .route('/dev', devApp(deps.auth))
       .route('/', goalsRoutes(product))
+      .route('/', runFilesRoutes(deps))
       .route('/', runsRoutes(product))
       .route('/', myProgressRoutes(product))
       .route('/', myBadgesRoutes(product))
       .route('/', myPreferencesRoutes(product))
+      .route('/', dataExportRoutes(deps))
       .route('/', badgesRoutes())
       .route('/', surgeRoutes(product))
       .route('/', paymentsRoutes(product))

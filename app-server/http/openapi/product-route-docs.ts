@@ -24,6 +24,7 @@ import { listQuery, openBody } from '../routes/stakes.ts';
 import { localAuthenticateSetupSchema, localConfirmSetupSchema } from '../routes/local-card.ts';
 import { completeConnectionBodySchema, startConnectionQuerySchema } from '../routes/integrations.ts';
 import { stravaWebhookEventSchema } from '../../integrations/strava-webhook.ts';
+import { exportQuerySchema } from '../routes/run-files.ts';
 import type { RouteDoc } from './route-docs.ts';
 import { LIMIT } from '../limits/route-limits.ts';
 
@@ -120,6 +121,34 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
     errors: [409],
     idempotent: true,
     description: `${SAME_RECORDING} The session ends either way; a finish retried after a lost answer returns its run.`,
+  }),
+  route(
+    'post',
+    '/runs/import',
+    'runs',
+    'Import a GPX 1.1, TCX or FIT file as a run (multipart field `file`, ≤ 10 MB)',
+    {
+      limit: LIMIT.create,
+      errors: [409, 413, 422],
+      description:
+        'A watch file is a track uploaded after the fact: judged by the run policy as `POST /runs` is ' +
+        '(docs/run-policy.md), its format, creator and device kept (`recorded_with`). ' +
+        `${SAME_RECORDING} A file that is not a run file, damaged (a FIT whose CRC or size does not match), hostile ` +
+        '(a DOCTYPE or entity declaration, deep nesting, more than 100,000 points) or over 10 MB answers 4xx with a ' +
+        'sentence in `error`, and nothing is saved.',
+    },
+  ),
+  route('get', '/runs/:id/export', 'runs', 'One of your runs as a GPX 1.1 or TCX file (404 for any other run)', {
+    limit: LIMIT.read,
+    params: id,
+    query: exportQuerySchema,
+    errors: [404, 422],
+  }),
+  route('get', '/me/export', 'account', 'Download my data: a zip of every run as GPX and the account as JSON', {
+    limit: LIMIT.create,
+    description:
+      'runs/*.gpx (every run with a track), runs.json, account.json, goals.json, stakes.json (cents), groups.json ' +
+      'and preferences.json. Counted as a creation: it reads everything the account holds.',
   }),
   route('get', '/runs', 'runs', 'Your runs, newest first, in pages', { limit: LIMIT.read, query: runListQuerySchema }),
   route('get', '/runs/:id', 'runs', 'One of your runs with its GPS track (thinned to 1,500 fixes) for the map', {

@@ -18,7 +18,7 @@ import { HttpError } from '../errors.ts';
 import { awaitReadModels } from '../read-your-writes.ts';
 import { goalJson } from './goals-json.ts';
 import { runsJson } from './runs-json.ts';
-import { readRunTrack } from './run-track.ts';
+import { readRecording } from './run-files.ts';
 import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
 
 const RUN_NOT_FOUND = 'Run not found';
@@ -105,10 +105,16 @@ export function runsRoutes(deps: AppDeps) {
       if (!run) throw new HttpError(404, RUN_NOT_FOUND);
       const [data] = await runsJson(db, c.var.userId, [run]);
       // The route map, splits and pace chart of the run detail view: a drawing needs no more than this many fixes.
-      const positions = thinTrack(await readRunTrack(deps.store, id), TRACK_FIXES);
+      const recording = await readRecording(deps.store, id);
+      const positions = thinTrack(Array.isArray(recording?.positions) ? [...recording.positions] : [], TRACK_FIXES);
       return c.json({
         success: true as const,
-        data: { ...data!, gps_data: positions.length > 1 ? { positions } : null },
+        // recorded_with: the watch file the run was imported from (POST /runs/import), null for any other run.
+        data: {
+          ...data!,
+          gps_data: positions.length > 1 ? { positions } : null,
+          recorded_with: recording?.recordedWith ?? null,
+        },
       });
     })
     .patch('/runs/:id', guard, async (c) => {
