@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { subscribeStopRequests } from '../../web/src/features/runs/components/stop-from-notification.ts';
 import type { GeoFailure, GeoFix, Geolocation } from '../../web/src/lib/geolocation.ts';
 import {
   type BackgroundGeolocationLike,
@@ -161,6 +162,33 @@ describe('background GPS on Android: the foreground service notification (§4/§
     unsubscribe?.();
     service.tap(TRACKING_NOTIFICATION.stopButtonId);
     expect(stops).toEqual(['stop']);
+  });
+
+  it("the run screen's subscription (stop-from-notification.ts) runs its Stop & Save once per tap, until it leaves", async () => {
+    const { service, tracker } = androidTracker();
+    const finished: string[] = [];
+    const leave = subscribeStopRequests(tracker, async () => {
+      finished.push('finish');
+    });
+    tracker.watch(
+      () => {},
+      () => {},
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    service.tap(TRACKING_NOTIFICATION.stopButtonId);
+    expect(finished).toEqual(['finish']);
+    leave();
+    service.tap(TRACKING_NOTIFICATION.stopButtonId);
+    expect(finished).toEqual(['finish']);
+    // The tap made while nobody listened goes to the next screen that subscribes; a save that fails there is the
+    // page's to show (use-finish-run.ts), never an unhandled rejection.
+    const attempts: string[] = [];
+    subscribeStopRequests(tracker, async () => {
+      attempts.push('finish');
+      throw new Error('offline');
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attempts).toEqual(['finish']);
   });
 
   it('a Stop tapped while no tracker listens (another page) reaches the next listener, once', async () => {
