@@ -10,6 +10,7 @@ describe('tabOf', () => {
     expect(tabOf('/goals/g1/stats')).toBe('/goals');
     expect(tabOf('/groups/g1')).toBe('/groups');
     expect(tabOf('/xp-guide')).toBe('/profile');
+    expect(tabOf('/stakes/stake-1/receipt')).toBe('/profile');
     expect(tabOf('/connected-apps')).toBe('/profile');
     expect(tabOf('/profile')).toBe('/profile');
     expect(tabOf('/')).toBeNull();

@@ -3,14 +3,14 @@ import { Icon } from './icon.tsx';
 
 /**
  * The five tabs of §2 and the screens under each: Run History and a run's detail are the Run tab's, the XP Guide
- * and Connected Apps the Profile tab's, a goal's stats the Goals tab's, a group the Groups tab's.
+ * Connected Apps and a stake's receipt the Profile tab's, a goal's stats the Goals tab's, a group the Groups tab's.
  */
 const TABS = [
   { to: '/app', label: 'Home', icon: 'home', under: [] },
   { to: '/run', label: 'Run', icon: 'run', under: ['/run-history', '/runs/'] },
   { to: '/goals', label: 'Goals', icon: 'target', under: ['/goals/'] },
   { to: '/groups', label: 'Groups', icon: 'users', under: ['/groups/'] },
-  { to: '/profile', label: 'Profile', icon: 'user', under: ['/xp-guide', '/connected-apps'] },
+  { to: '/profile', label: 'Profile', icon: 'user', under: ['/xp-guide', '/connected-apps', '/stakes/'] },
 ] as const;
 
 /** The tab a path belongs to, or null (the landing and auth pages have no tab). */
