@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import {
+  freePort,
   type NodeProcess,
-  randomPort,
   type ServerProcess,
   startServerProcess,
   startWorkerProcess,
@@ -29,7 +29,7 @@ describe.each(postgres)('two APIs and two workers started at once on a fresh dat
 
   it('all four start, stay up, and both APIs serve (a sign-up on one, a sign-in on the other)', async () => {
     scratch = await createScratchDatabase(baseUrl, 'ss_start');
-    const port = String(randomPort());
+    const port = String(await freePort());
     const env = {
       DATABASE_URL: scratch.url,
       PUBLIC_URL: `http://127.0.0.1:${port}`,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../support/scratch-database.ts';
-import { randomPort, type ServerProcess, signUpOverHttp, startServerProcess } from '../support/server-process.ts';
+import { freePort, type ServerProcess, signUpOverHttp, startServerProcess } from '../support/server-process.ts';
 
 /**
  * The API remembers verified access tokens (an ECDSA verification per request is the largest cost of an
@@ -20,7 +20,7 @@ describe.each(postgres)('revocation seen at once by a second API instance (%s)',
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(baseUrl, 'ss_revoke');
-    const port = String(randomPort());
+    const port = String(await freePort());
     // One public address for both, as behind the load balancer: tokens name it as their issuer.
     const env = {
       DATABASE_URL: scratch.url,

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
 import { resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -43,18 +44,33 @@ function spawnNode(script: string, env: Record<string, string>): NodeProcess {
   };
 }
 
-/** A free-looking port per call (tests run in parallel processes; collisions are unlikely in this range). */
+/**
+ * A free-looking port per call. Prefer `freePort()`: a random one collides now and then with another test process's
+ * server (EADDRINUSE, seen in CI-like runs), and one collision is a red run.
+ */
 export function randomPort(): number {
   return 40_000 + Math.floor(Math.random() * 20_000);
 }
 
+/** A port no one listens on now: the system picks it (port 0), it is released, and the caller binds it next. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '0.0.0.0', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
 /** Starts the server with `env` over the test's environment and waits until GET /health answers 200. */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const port = env.PORT ?? String(randomPort());
+  const port = env.PORT ?? String(await freePort());
   const url = `http://127.0.0.1:${port}`;
   const server: ServerProcess = {
     url,
-    ...spawnNode('app-server/main.ts', { WEB_PORT: String(randomPort()), LOG_LEVEL: 'info', ...env, PORT: port }),
+    ...spawnNode('app-server/main.ts', { WEB_PORT: String(await freePort()), LOG_LEVEL: 'info', ...env, PORT: port }),
   };
   const { child, output } = server;
   const deadline = Date.now() + timeoutMs;
