@@ -1,16 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import type { SurgeCommand } from '../../domain/surge/commands.ts';
-import type { Runtime } from '../runtime.ts';
-import { runOperatorCommand } from './operator-command.ts';
-import { streams } from '../../domain/shared/streams.ts';
+import type { OperatorSurge, ScheduleSurgeInput } from '../operator/surge-schedule.ts';
+import { OperatorError, runOperatorCommand } from './operator-command.ts';
 
 const USAGE = `Usage:
   npm run surge -- schedule --multiplier 2 --start 2026-11-28T09:00:00Z --hours 3
   npm run surge -- list
   npm run surge -- cancel <surge-id>
+Options: --server <url> (or SERVER_URL) runs it through a running server, with OPERATOR_TOKEN; without it, the
+command opens the database itself, or goes through http://localhost:$PORT when npm start holds the embedded one.
 `;
 
 /** A usage mistake: printed with the usage, exit code 2. */
@@ -27,19 +25,31 @@ const ScheduleOptions = z.object({
     .max(72, { message: '--hours must be at most 72' }),
 });
 
-/** The command the arguments ask for; throws UsageError with a clear message. */
-function commandOf(args: string[], now: Temporal.Instant): SurgeCommand | 'list' {
+type Request =
+  | { readonly verb: 'list' }
+  | { readonly verb: 'cancel'; readonly surgeId: string }
+  | { readonly verb: 'schedule'; readonly input: ScheduleSurgeInput };
+
+/** What the arguments ask for, and the server to ask (--server); throws UsageError with a clear message. */
+function requestOf(args: string[]): { request: Request; server: string | undefined } {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
     strict: false,
-    options: { multiplier: { type: 'string' }, start: { type: 'string' }, hours: { type: 'string' } },
+    options: {
+      multiplier: { type: 'string' },
+      start: { type: 'string' },
+      hours: { type: 'string' },
+      server: { type: 'string' },
+    },
   });
+  const server = typeof values.server === 'string' ? values.server : undefined;
+  if (values.server === true) throw new UsageError('--server needs the server address, such as http://localhost:3001');
   const [verb, ...rest] = positionals;
-  if (verb === 'list' && rest.length === 0) return 'list';
+  if (verb === 'list' && rest.length === 0) return { request: { verb: 'list' }, server };
   if (verb === 'cancel') {
     if (rest.length !== 1) throw new UsageError('cancel needs exactly one surge id');
-    return { type: 'CancelSurge', surgeId: rest[0]!, now };
+    return { request: { verb: 'cancel', surgeId: rest[0]! }, server };
   }
   if (verb === 'schedule') {
     for (const name of ['multiplier', 'start', 'hours'] as const) {
@@ -47,67 +57,68 @@ function commandOf(args: string[], now: Temporal.Instant): SurgeCommand | 'list'
     }
     const parsed = ScheduleOptions.safeParse(values);
     if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid options');
-    const { multiplier, start, hours } = parsed.data;
-    const startsAt = Temporal.Instant.from(start);
-    const endsAt = startsAt.add({ milliseconds: Math.round(hours * 3_600_000) });
-    return {
-      type: 'ScheduleSurge',
-      surgeId: randomUUID(),
-      xpMultiplier: multiplier,
-      startsAt: startsAt.toString(),
-      endsAt: endsAt.toString(),
-      now,
-    };
+    return { request: { verb: 'schedule', input: parsed.data }, server };
   }
   throw new UsageError(verb ? `Unknown command "${verb}"` : 'Missing command');
 }
 
-async function list(runtime: Runtime, now: string): Promise<void> {
-  const { surgeDecider } = await import('../../domain/surge/decide.ts');
-  const { surgeStatusAt } = await import('../../domain/surge/state.ts');
-  const events = await runtime.store.readStream(streams.surgeSchedule());
-  const state = events.reduce(
-    (s, e) => surgeDecider.evolve(s, { type: e.type, data: e.data } as never),
-    surgeDecider.initialState,
-  );
-  if (state.surges.size === 0) process.stdout.write('No surges.\n');
-  for (const s of state.surges.values()) {
-    process.stdout.write(
-      `${s.surgeId}  ${surgeStatusAt(s, now).padEnd(9)}  ${s.xpMultiplier}x  ${s.startsAt} → ${s.endsAt}\n`,
-    );
-  }
+const printSurges = async (surges: readonly OperatorSurge[]) => {
+  const { surgeLine } = await import('../operator/surge-schedule.ts');
+  if (surges.length === 0) process.stdout.write('No surges.\n');
+  for (const s of surges) process.stdout.write(`${surgeLine(s)}\n`);
+};
+const printScheduled = (s: OperatorSurge) =>
+  process.stdout.write(`scheduled ${s.id}: ${s.xp_multiplier}x from ${s.start_time} to ${s.end_time}\n`);
+
+/**
+ * Through a running server's operator routes (/api/operator/surges, http/routes/operator-surges.ts): what `npm start`
+ * does with the embedded database it holds. The server's refusal is printed as its sentence, exit code 1.
+ */
+async function viaServer(server: string, token: string, request: Request): Promise<number> {
+  const base = `${server.replace(/\/+$/, '')}/api/operator/surges`;
+  const call = async (method: string, url: string, body?: unknown) => {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
+      throw new OperatorError(`Cannot reach the server at ${server} (${reason}). Is npm start running on that port?`);
+    }
+    const json = (await response.json().catch(() => null)) as { data?: unknown; error?: string } | null;
+    if (!response.ok) throw new OperatorError(json?.error ?? `The server answered ${response.status}`);
+    return json?.data;
+  };
+  if (request.verb === 'list') await printSurges((await call('GET', base)) as OperatorSurge[]);
+  else if (request.verb === 'cancel') {
+    await call('DELETE', `${base}/${encodeURIComponent(request.surgeId)}`);
+    process.stdout.write(`canceled ${request.surgeId}\n`);
+  } else printScheduled((await call('POST', base, request.input)) as OperatorSurge);
+  return 0;
 }
 
-/** `npm run surge -- schedule|list|cancel`: the operator's surge schedule (one stream, overlaps refused). */
-async function main(args: string[]): Promise<number> {
-  let command: SurgeCommand | 'list';
+/** On the database itself (PostgreSQL beside a server, or the embedded one with no server running). */
+async function direct(config: import('../config.ts').Config, request: Request): Promise<number> {
+  const schedule = await import('../operator/surge-schedule.ts');
+  const { DomainRefusal } = await import('../commands/domain-refusal.ts');
+  const { operatorRuntime } = await import('./operator-database.ts');
+  const runtime = await operatorRuntime({ ...config, LOG_LEVEL: 'warn' });
   const now = new Date();
   try {
-    command = commandOf(args, Temporal.Instant.fromEpochMilliseconds(now.getTime()));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${error.message}\n\n${USAGE}`);
-    return 2;
-  }
-  // Loaded only now, so that a usage mistake is explained even where the server's modules cannot load.
-  const { surgeDecider } = await import('../../domain/surge/decide.ts');
-  const { DomainRefusal } = await import('../commands/domain-refusal.ts');
-  const { executeCommand } = await import('../commands/execute-command.ts');
-  const { loadConfig } = await import('../config.ts');
-  const { operatorRuntime } = await import('./operator-database.ts');
-  const runtime = await operatorRuntime({ ...loadConfig(), LOG_LEVEL: 'warn' });
-  try {
-    if (command === 'list') {
-      await list(runtime, now.toISOString());
+    if (request.verb === 'list') {
+      const surges = await schedule.readSurgeSchedule(runtime.store);
+      await printSurges(surges.map((s) => schedule.operatorSurgeJson(s, now.toISOString())));
       return 0;
     }
-    const result = await executeCommand(runtime.store, surgeDecider, streams.surgeSchedule(), command, {
-      actorId: 'system:operator',
-      correlationId: randomUUID(),
-      now,
-      newEventId: () => randomUUID(),
-    });
-    for (const event of result.events) {
+    const command =
+      request.verb === 'cancel'
+        ? schedule.cancelCommand(request.surgeId, now)
+        : schedule.scheduleCommand(request.input, now);
+    const { events } = await schedule.runSurgeCommand(runtime.store, command, now);
+    for (const event of events) {
       if (event.type === 'SurgeScheduled') {
         const d = event.data;
         process.stdout.write(`scheduled ${d.surgeId}: ${d.xpMultiplier}x from ${d.startsAt} to ${d.endsAt}\n`);
@@ -123,6 +134,44 @@ async function main(args: string[]): Promise<number> {
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * `npm run surge -- schedule|list|cancel`: the operator's surge schedule (one stream, overlaps refused). Through the
+ * server named by --server or SERVER_URL; else, when `npm start` holds the embedded database (its pid file names a
+ * live process), through that server on http://localhost:$PORT; else on the database itself. The server's way needs
+ * OPERATOR_TOKEN, the server's own.
+ */
+async function main(args: string[]): Promise<number> {
+  let parsed: ReturnType<typeof requestOf>;
+  try {
+    parsed = requestOf(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  // Loaded only now, so that a usage mistake is explained even where the server's modules cannot load.
+  const { loadConfig } = await import('../config.ts');
+  const { embeddedDatabaseHolder } = await import('./embedded-database-holder.ts');
+  const config = loadConfig();
+  let server = parsed.server ?? process.env.SERVER_URL ?? undefined;
+  const holder = config.DATABASE_URL ? null : embeddedDatabaseHolder(config.DATA_DIR);
+  if (!server && holder !== null) {
+    if (!config.OPERATOR_TOKEN) {
+      throw new OperatorError(
+        `The embedded database in ${config.DATA_DIR} is in use by process ${holder}. Stop it first, or set DATABASE_URL to share a PostgreSQL server, or set OPERATOR_TOKEN (the server's) to run this through the running server.`,
+      );
+    }
+    server = `http://localhost:${config.PORT}`;
+  }
+  if (server) {
+    if (!config.OPERATOR_TOKEN) {
+      throw new OperatorError(`OPERATOR_TOKEN is not set: the server at ${server} takes operator commands with it.`);
+    }
+    return viaServer(server, config.OPERATOR_TOKEN, parsed.request);
+  }
+  return direct(config, parsed.request);
 }
 
 await runOperatorCommand(() => main(process.argv.slice(2)));
