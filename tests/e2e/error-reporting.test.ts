@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUDGETS } from '../bench/web/budgets.ts';
+import { appFirstLoad } from '../bench/web/pages.ts';
 import { SentryStandIn } from '../support/sentry-stand-in.ts';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
 import { signedInUser } from './support/journey.ts';
@@ -87,6 +89,12 @@ describe('error reporting in the browser, against a local stand-in for Sentry', 
       sendDefaultPii: false,
       environment: 'production',
     });
+  });
+
+  it('the SDK is not part of /app’s first load: the first-load budget holds with a DSN', async () => {
+    const load = await appFirstLoad(stack);
+    expect(load.scripts.some((script) => /sentry-client/.test(script.url))).toBe(false);
+    expect(load.gzipBytes).toBeLessThanOrEqual(BUDGETS.appGzipBytes);
   });
 
   it('an error with an e-mail, tokens and GPS fixes arrives scrubbed, and its replay too (100% on error)', async () => {
