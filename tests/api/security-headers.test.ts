@@ -168,7 +168,9 @@ describe('nginx security headers (deploy/nginx.conf)', () => {
     expect(lines).toContain('add_header Strict-Transport-Security "max-age=31536000; includeSubDomains" always;');
     const conf = readFileSync(join(import.meta.dirname, '../../deploy/nginx.conf'), 'utf8');
     const web = conf.slice(conf.indexOf('listen 5173'));
-    const locations = web.match(/^\s*location /gm)?.length ?? 0;
+    // The files' locations; /api/ passes the API's answers on with the API's own headers (web-with-api.ts).
+    const locations = (web.match(/^\s*location /gm)?.length ?? 0) - (web.match(/^\s*location \/api\/ /gm)?.length ?? 0);
+    expect(web).toMatch(/location \/api\/ \{\s*proxy_pass http:\/\/stridestake_api\/;/);
     expect(locations).toBeGreaterThan(0);
     expect(web.match(/include \/usr\/share\/nginx\/html\/\.security-headers\.conf;/g)?.length).toBe(locations);
   });
