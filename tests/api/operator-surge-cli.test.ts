@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomPort, type ServerProcess, startServerProcess } from '../support/server-process.ts';
+import { freePort, type ServerProcess, startServerProcess } from '../support/server-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const TOKEN = 'operator-cli-token-0123456789abcdef-0123456789';
@@ -19,7 +19,7 @@ const STACK_LINE = /^\s+at /m;
 describe('npm run surge beside a running server on the embedded database', () => {
   let dataDir = '';
   let server: ServerProcess;
-  const port = randomPort();
+  let port = 0;
 
   /** `npm run surge -- …` as an operator runs it in the same checkout: same DATA_DIR and PORT, `env` over them. */
   const surge = (args: string[], env: Record<string, string | undefined> = {}) => {
@@ -58,6 +58,7 @@ describe('npm run surge beside a running server on the embedded database', () =>
   let surgeId = '';
 
   beforeAll(async () => {
+    port = await freePort();
     dataDir = mkdtempSync(join(tmpdir(), 'ss-surge-cli-'));
     server = await startServerProcess(
       { DATA_DIR: dataDir, PORT: String(port), OPERATOR_TOKEN: TOKEN, DATABASE_URL: '', LOG_LEVEL: 'warn' },
@@ -90,7 +91,7 @@ describe('npm run surge beside a running server on the embedded database', () =>
     expect(res.stderr).toBe('Surge overlaps another surge\n');
   }, 60_000);
 
-  it('without OPERATOR_TOKEN, or with a wrong one, it says what to do and exits 1', () => {
+  it('without OPERATOR_TOKEN, or with a wrong one, it says what to do and exits 1', async () => {
     const without = surge(['list'], { OPERATOR_TOKEN: undefined });
     expect(without.status).toBe(1);
     expect(without.stderr).toContain(`is in use by process ${server.child.pid}`);
@@ -99,7 +100,7 @@ describe('npm run surge beside a running server on the embedded database', () =>
     const wrong = surge(['list'], { OPERATOR_TOKEN: `${TOKEN}-not-it` });
     expect(wrong.status).toBe(1);
     expect(wrong.stderr).toBe('Wrong operator token\n');
-    const unreachable = surge(['list', '--server', `http://127.0.0.1:${randomPort()}`]);
+    const unreachable = surge(['list', '--server', `http://127.0.0.1:${await freePort()}`]);
     expect(unreachable.status).toBe(1);
     expect(unreachable.stderr).toMatch(/^Cannot reach the server at http:\/\/127\.0\.0\.1:\d+ /);
   }, 60_000);

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDistance } from '../../domain/shared/units.ts';
-import { randomPort } from '../support/server-process.ts';
+import { freePort } from '../support/server-process.ts';
 import { launchChromium } from './support/chromium.ts';
 import { PASSWORD, PHONE, skipTour, uniqueEmail } from './support/journey.ts';
 import { realisticRun } from './support/money-journey.ts';
@@ -53,14 +53,11 @@ describe('the README first lines: npm start with PORT changed works end to end',
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  const apiPort = (() => {
-    let port = randomPort();
-    while (port === 3001) port = randomPort();
-    return port;
-  })();
-  const webPort = randomPort() + 1;
-  const webUrl = `http://localhost:${webPort}`;
-  const apiUrl = `http://localhost:${apiPort}`;
+  // Ports the system found free (never 3001: it hands out ephemeral ports), chosen in beforeAll.
+  let apiPort = 0;
+  let webPort = 0;
+  let webUrl = '';
+  let apiUrl = '';
   const requested: string[] = [];
   const email = uniqueEmail('Readme Runner');
   /** The confirmation link of the mail: the one address on PORT the page opens (the API's verify, as mailed). */
@@ -78,6 +75,11 @@ describe('the README first lines: npm start with PORT changed works end to end',
   };
 
   beforeAll(async () => {
+    apiPort = await freePort();
+    webPort = await freePort();
+    expect(apiPort).not.toBe(3001);
+    webUrl = `http://localhost:${webPort}`;
+    apiUrl = `http://localhost:${apiPort}`;
     dir = mkdtempSync(join(tmpdir(), 'stridestake-readme-'));
     const copy = join(dir, 'repo');
     execFileSync('git', ['clone', '--quiet', REPO, copy]);
