@@ -8,6 +8,7 @@ import {
 } from '../../../domain/validation/lists.ts';
 import { findCurrentGoal } from '../../../projections/goals/goal-queries.ts';
 import { decodeRunCursor, encodeRunCursor, findOwnRun, listRuns } from '../../../projections/runs/run-queries.ts';
+import type { GpsPosition } from '../../../domain/run/geo.ts';
 import { thinTrack } from '../../../domain/run/thin-track.ts';
 import { requireUser } from '../middleware/require-user.ts';
 import { finishTracking, startTracking, uploadFixes } from '../../commands/runs/gps-tracking.ts';
@@ -106,7 +107,9 @@ export function runsRoutes(deps: AppDeps) {
       const [data] = await runsJson(db, c.var.userId, [run]);
       // The route map, splits and pace chart of the run detail view: a drawing needs no more than this many fixes.
       const recording = await readRecording(deps.store, id);
-      const positions = thinTrack(Array.isArray(recording?.positions) ? [...recording.positions] : [], TRACK_FIXES);
+      // Null once the owner's personal data was erased (the fields read as null).
+      const track: readonly GpsPosition[] = Array.isArray(recording?.positions) ? recording.positions : [];
+      const positions = thinTrack(track, TRACK_FIXES);
       return c.json({
         success: true as const,
         // recorded_with: the watch file the run was imported from (POST /runs/import), null for any other run.

@@ -36,6 +36,23 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const method = options.method ?? 'GET';
   // The sample data is loaded only by those who open the demo (most visitors never do).
   if (isDemoMode()) return (await import('./demo/demo-api.ts')).demoRequest<T>(method, path, options.body);
+  const response = await signedExchange(path, method, options);
+  const text = await response.text();
+  return parsedAnswer<T>(response, text);
+}
+
+/**
+ * A file from the product API (a run as GPX, the account's zip), as a Blob; a non-ok
+ * answer throws its `error` sentence as api() does. Not in demo mode: the sample data has no files.
+ */
+export async function apiFile(path: string): Promise<Blob> {
+  const response = await signedExchange(path, 'GET', {});
+  if (!response.ok) parsedAnswer(response, await response.text());
+  return response.blob();
+}
+
+/** One request with the session's token: a 401 renews the token and sends again once, or ends the session. */
+async function signedExchange(path: string, method: HttpMethod, options: RequestOptions): Promise<Response> {
   let access = await currentAccess();
   if (options.asUser !== undefined && access?.userId !== options.asUser) throw new ApiError(NOT_SIGNED_IN_AS, 401);
   // A POST is one user action: one key for it, sent again on each retry, so a retry never creates a second thing.
@@ -56,7 +73,11 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
       response = await exchange(path, method, options, access, key, undefined);
     }
   }
-  const text = await response.text();
+  return response;
+}
+
+/** An answer's JSON; a non-ok answer throws its `error` text, a success that is not JSON the §8 message. */
+function parsedAnswer<T>(response: Response, text: string): T {
   let parsed: unknown;
   let isJson = true;
   try {
@@ -84,7 +105,9 @@ async function exchange(
 ): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (access) headers.authorization = `Bearer ${access.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  // A FormData body (a watch file) sets its own multipart content type, with its boundary.
+  const form = options.body instanceof FormData ? options.body : null;
+  if (options.body !== undefined && !form) headers['content-type'] = 'application/json';
   if (key !== null) headers['idempotency-key'] = key;
   // A read sees this app's own writes, also when the API reads from a replica (read-position.ts).
   if (method === 'GET') Object.assign(headers, readPositionHeaders());
@@ -92,7 +115,7 @@ async function exchange(
     fetch(`${API_URL}${path}`, {
       method,
       headers,
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      ...(options.body === undefined ? {} : { body: form ?? JSON.stringify(options.body) }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   try {

@@ -5,6 +5,7 @@ import { Page } from '../../components/page.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { BadgeGrid } from '../../features/badges/components/badge-grid.tsx';
 import { ActivityHeatmap } from '../../features/profile/components/activity-heatmap.tsx';
+import { DownloadMyData } from '../../features/profile/components/download-my-data.tsx';
 import { DonationImpactCard } from '../../features/profile/components/donation-impact-card.tsx';
 import { HowItWorksModal } from '../../features/profile/components/how-it-works-modal.tsx';
 import { NotificationSettingsModal } from '../../features/profile/components/notification-settings-modal.tsx';
@@ -114,6 +115,11 @@ export function ProfileRoute() {
               <span className="muted">{me.data?.timezone}</span>
             </button>
           </li>
+          {demo ? null : (
+            <li>
+              <DownloadMyData />
+            </li>
+          )}
           <li>
             <label className="list-row switch-row">
               <span>

@@ -7,6 +7,8 @@ import { useRun } from '../../features/runs/api/get-run.ts';
 import { RunStats } from '../../features/runs/components/run-stats.tsx';
 import { RunTrackPanel } from '../../features/runs/components/run-track-panel.tsx';
 import { RunVerdict } from '../../features/runs/components/run-verdict.tsx';
+import { ExportRunButtons } from '../../features/runs/components/export-run-buttons.tsx';
+import { recordedWithText } from '../../features/runs/components/import-run-file.tsx';
 import { figuresOfRun } from '../../features/runs/track/figures-of-run.ts';
 import { sourceLabel, trackOfRun } from '../../features/runs/track/run-track.ts';
 import { ApiError } from '../../lib/api-error.ts';
@@ -64,6 +66,8 @@ export function RunDetailRoute() {
         />
         {run.notes ? <p className="muted">{run.notes}</p> : null}
         <RunVerdict verification={run.verification} startedAt={run.started_at} />
+        {run.recorded_with ? <p className="muted small">Imported from {recordedWithText(run.recorded_with)}</p> : null}
+        {run.gps_data ? <ExportRunButtons runId={run.id} startedAt={run.started_at} /> : null}
       </section>
       <section className="card" aria-label="Route">
         <RunTrackPanel run={run} track={trackOfRun(run)} headingLevel={2} />

@@ -4,6 +4,7 @@ import { PendingRuns } from '../../features/runs/offline/components/pending-runs
 import { useToast } from '../../components/toast.tsx';
 import { useDeleteRun } from '../../features/runs/api/delete-run.ts';
 import { useRuns } from '../../features/runs/api/get-runs.ts';
+import { ImportRunFile } from '../../features/runs/components/import-run-file.tsx';
 import { RunList } from '../../features/runs/components/run-list.tsx';
 import { forgetTrack } from '../../features/runs/track/track-store.ts';
 
@@ -22,6 +23,7 @@ export function RunHistoryRoute() {
   return (
     <Page title="Run History" back="/run">
       <PendingRuns />
+      <ImportRunFile />
       <section className="card">
         {runs.isPending ? (
           <div className="skeleton run-skeleton" aria-busy="true" />

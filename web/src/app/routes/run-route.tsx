@@ -7,6 +7,7 @@ import { Celebrations } from '../../features/celebrations/components/celebration
 import type { Goal } from '../../lib/api-types.ts';
 import { useRuns } from '../../features/runs/api/get-runs.ts';
 import { GpsTracker } from '../../features/runs/components/gps-tracker.tsx';
+import { ImportRunFile } from '../../features/runs/components/import-run-file.tsx';
 import { RunList } from '../../features/runs/components/run-list.tsx';
 import { useDistanceUnit } from '../../lib/distance-unit.ts';
 import { xpPerUnitText } from '../../lib/xp-per-unit.ts';
@@ -32,6 +33,7 @@ export function RunRoute() {
       <GpsTracker onSummaryClosed={setAfterRun} />
       {afterRun ? <Celebrations key={afterRun.id} goal={afterRun} enabled /> : null}
       <PendingRuns />
+      <ImportRunFile />
       <section className="card">
         <div className="section-head">
           <h2>Recent Runs</h2>
