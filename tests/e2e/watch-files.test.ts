@@ -30,7 +30,7 @@ describe('journey: watch files in and out', () => {
   const runCount = async (page: Page) =>
     ((await apiFromPage(page, stack.apiUrl, 'GET', '/runs?limit=100')).json as { data: unknown[] }).data.length;
   /** The figure of a distance shown on screen ("5.01 km" → 5.01). */
-  const figureOf = async (locator: Locator) => Number(/([\d.]+) (km|mi)/.exec(await locator.innerText())![1]);
+  const figureOf = async (locator: Locator) => Number(/([\d.]+) (km|mi)/.exec((await locator.textContent()) ?? '')![1]);
 
   beforeAll(async () => {
     stack = await startE2eStack();

@@ -1,9 +1,12 @@
 import { useState } from 'react';
+import { useDemoMode } from '../../../lib/demo-mode.ts';
 import { saveApiFile } from '../../../lib/save-file.ts';
 
 /** "Export GPX" / "Export TCX" on the run detail: the run's track as a file for another app or watch. */
 export function ExportRunButtons({ runId, startedAt }: { readonly runId: string; readonly startedAt: string }) {
   const [problem, setProblem] = useState<string | null>(null);
+  // The demo's runs are sample data in this browser: the server has no file of them.
+  if (useDemoMode()) return null;
   const save = (format: 'gpx' | 'tcx') => {
     setProblem(null);
     const name = `stridestake-run-${startedAt.slice(0, 10)}.${format}`;

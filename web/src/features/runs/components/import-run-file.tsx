@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { formatDistance } from '../../../../../domain/shared/units.ts';
+import { useDemoMode } from '../../../lib/demo-mode.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
 import { formatDateTime, formatDuration } from '../../../lib/format.ts';
 import { type ImportedRun, useImportRunFile } from '../api/import-run-file.ts';
@@ -44,10 +45,13 @@ function ImportedRunCard({ run }: { readonly run: ImportedRun }) {
 /**
  * "Import a file" (issue 24, watch files): a GPX, TCX or FIT file from a watch becomes a run, judged by the run
  * policy as an upload after the fact. Shows the run with its verdict, or the sentence the file was refused with.
+ * Not in demo mode.
  */
 export function ImportRunFile() {
   const importFile = useImportRunFile();
   const hintId = useId();
+  // The demo's sample data lives in this browser: a file would go to nobody's account.
+  if (useDemoMode()) return null;
   return (
     <section className="card import-run-file" aria-label="Import a file">
       <label className="button secondary">
