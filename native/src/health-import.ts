@@ -5,7 +5,7 @@ import { round2 } from '../../domain/shared/units.ts';
 import { api } from '../../web/src/lib/api.ts';
 import { ApiError } from '../../web/src/lib/api-error.ts';
 import type { HealthImportResult, HealthSource, HealthStore } from '../../web/src/lib/platform/health.ts';
-import { signedInUserId, storage } from '../../web/src/lib/storage.ts';
+import { currentUserStorage } from '../../web/src/lib/storage.ts';
 
 /** The plugin calls this module makes (a test passes a fake). */
 export type HealthPluginLike = Pick<HealthPlugin, 'isAvailable' | 'requestAuthorization' | 'queryWorkouts'>;
@@ -97,22 +97,17 @@ async function postRun(body: HealthRunBody, idempotencyKey: string): Promise<Pos
   }
 }
 
-const memoryKey = () => `stridestake.health-import.${signedInUserId() ?? 'signed-out'}`;
-
+/** What the signed-in runner's imports remember (their own storage: lib/storage.ts USER_KEYS.healthImport). */
 function loadMemory(): ImportMemory {
-  try {
-    const raw = JSON.parse(storage.getItem(memoryKey()) ?? 'null') as Partial<ImportMemory> | null;
-    return {
-      since: typeof raw?.since === 'string' ? raw.since : null,
-      sent: Array.isArray(raw?.sent) ? raw.sent.filter((id): id is string => typeof id === 'string') : [],
-    };
-  } catch {
-    return { since: null, sent: [] };
-  }
+  const raw = currentUserStorage().readJson<Partial<ImportMemory> | null>('healthImport', null);
+  return {
+    since: typeof raw?.since === 'string' ? raw.since : null,
+    sent: Array.isArray(raw?.sent) ? raw.sent.filter((id): id is string => typeof id === 'string') : [],
+  };
 }
 
 function saveMemory(memory: ImportMemory): void {
-  storage.setItem(memoryKey(), JSON.stringify(memory));
+  currentUserStorage().writeJson('healthImport', memory);
 }
 
 /**

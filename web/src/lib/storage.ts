@@ -79,6 +79,11 @@ export const USER_KEYS = {
   tourSeen: 'tour-seen',
   celebratedGoals: 'celebrated-goals',
   celebratedBadges: 'celebrated-badges',
+  /**
+   * The native shell's health-store import: since when it read and which workouts it sent (native/src/health-import.ts).
+   * Gone at sign-out like the rest: the server names each workout's run by its id, so a workout sent again is one run.
+   */
+  healthImport: 'health-import',
 } as const;
 
 export type UserKey = keyof typeof USER_KEYS;
