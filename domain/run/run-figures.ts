@@ -1,5 +1,5 @@
-import type { GpsPosition } from './geo.ts';
 import { round2 } from '../shared/units.ts';
+import type { GpsPosition } from './geo.ts';
 import { plausibleLegs } from './plausible-track.ts';
 
 /*
@@ -35,6 +35,34 @@ export interface RunFacts {
 /** The pace over a distance and a time (s per km), or null when either is not positive. */
 export function paceOf(km: number, sec: number): number | null {
   return km > 0 && sec > 0 ? sec / km : null;
+}
+
+/** A run as the API answers it, as far as its figures go (GET /runs `distance_km`, `duration_sec`, `verification`). */
+export interface RunAnswer {
+  readonly distance_km: number;
+  readonly duration_sec: number;
+  readonly verification: {
+    readonly verdict: string;
+    readonly xp_distance_km: number;
+    readonly excluded: readonly { readonly reason: string; readonly km: number }[];
+  } | null;
+}
+
+/**
+ * The figures of a run as the API answers it: the API's own `pace_sec_per_km` and every screen of the web app read
+ * them here, so a client that shows the API's pace shows the app's.
+ */
+export function figuresOfAnswer(run: RunAnswer): RunFigures {
+  const v = run.verification;
+  return runFigures({
+    claimedKm: run.distance_km,
+    durationSec: run.duration_sec,
+    countedKm: v ? v.xp_distance_km : null,
+    rejected: v?.verdict === 'rejected',
+    droppedKm: (v?.excluded ?? [])
+      .filter((p) => p.reason === 'teleport_segment' || p.reason === 'inaccurate_gps')
+      .reduce((sum, p) => sum + p.km, 0),
+  });
 }
 
 /** The figures every screen shows for a run (see the opening comment). */

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { type CountableRun, type CountedOnce, countOnce } from '../../../domain/run/count-once.ts';
 import { countedTowardAt, type GoalWeek } from '../../../domain/run/counted-toward.ts';
+import { figuresOfAnswer } from '../../../domain/run/run-figures.ts';
 import { verificationJson } from '../../../domain/run/verification-json.ts';
-import { paceSecPerKm } from '../../../domain/stats/run-totals.ts';
 import { goalWeeksBetween } from '../../../projections/goals/goal-weeks.ts';
 import { type RunListRow, runNeighbours } from '../../../projections/runs/run-queries.ts';
 
@@ -44,17 +44,24 @@ export async function countedOnceFor(
  */
 export function runJson(run: RunListRow, counted: CountedOnce | undefined, goals: readonly GoalWeek[]) {
   const toward = countedTowardAt(goals, new Date(run.started_at).getTime());
+  const verification = verificationJson(run.verification, run.distance_km, counted, toward);
+  // The pace every screen shows: over the distance the policy counts, not the claimed one (run-figures.ts).
+  const { paceSecPerKm } = figuresOfAnswer({
+    distance_km: run.distance_km,
+    duration_sec: run.duration_sec,
+    verification,
+  });
   return {
     id: run.id,
     user_id: run.user_id,
     started_at: new Date(run.started_at).toISOString(),
     distance_km: run.distance_km,
     duration_sec: run.duration_sec,
-    pace_sec_per_km: paceSecPerKm(run.distance_km, run.duration_sec),
+    pace_sec_per_km: paceSecPerKm === null ? null : Math.round(paceSecPerKm),
     source: run.source,
     import_id: run.import_id,
     notes: run.notes,
-    verification: verificationJson(run.verification, run.distance_km, counted, toward),
+    verification,
     recorded_at: new Date(run.recorded_at).toISOString(),
   };
 }

@@ -1,4 +1,4 @@
-import { type RunFigures, runFigures } from '../../../../../domain/run/run-figures.ts';
+import { figuresOfAnswer, type RunFigures } from '../../../../../domain/run/run-figures.ts';
 import type { Run } from '../../../lib/api-types.ts';
 
 /** What the figures of a run are read from (GET /runs and every answer carrying runs). */
@@ -10,14 +10,5 @@ export type RunWithFigures = Pick<Run, 'distance_km' | 'duration_sec' | 'verific
  * chart all read them here, so they agree.
  */
 export function figuresOfRun(run: RunWithFigures): RunFigures {
-  const v = run.verification;
-  return runFigures({
-    claimedKm: run.distance_km,
-    durationSec: run.duration_sec,
-    countedKm: v ? v.xp_distance_km : null,
-    rejected: v?.verdict === 'rejected',
-    droppedKm: (v?.excluded ?? [])
-      .filter((p) => p.reason === 'teleport_segment' || p.reason === 'inaccurate_gps')
-      .reduce((sum, p) => sum + p.km, 0),
-  });
+  return figuresOfAnswer(run);
 }
