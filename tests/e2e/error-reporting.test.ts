@@ -59,6 +59,7 @@ describe('error reporting in the browser, against a local stand-in for Sentry', 
   let context: BrowserContext;
   let page: Page;
   let runnerEmail = '';
+  const cspViolations: string[] = [];
 
   beforeAll(async () => {
     await sentry.start();
@@ -78,6 +79,9 @@ describe('error reporting in the browser, against a local stand-in for Sentry', 
 
   /** The dashboard, once the SDK has come in (a few seconds after the page's load). */
   const openAppWithSdk = async () => {
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
     const sdkChunk = page.waitForResponse((r) => /sentry-client/.test(r.url()));
     await page.goto(`${stack.webUrl}/app`);
     await page.getByRole('heading', { name: 'Dee Strider' }).waitFor();
@@ -120,6 +124,8 @@ describe('error reporting in the browser, against a local stand-in for Sentry', 
     // Nothing personal in anything that arrived: errors, transactions, sessions, replays and their recordings.
     const everything = sentry.envelopes.map((e) => e.body).join('\n');
     for (const secret of [...SECRETS, runnerEmail]) expect(everything).not.toContain(secret);
+    // All of it under the production CSP, which allowed the DSN's origin and nothing the SDK does was refused.
+    expect(cspViolations).toEqual([]);
   });
 });
 
