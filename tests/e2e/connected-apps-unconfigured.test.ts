@@ -54,5 +54,7 @@ describe('connected apps on a server without Strava configured', () => {
     await garmin.getByRole('link', { name: 'Import a FIT file' }).click();
     await page.waitForURL(`${stack.webUrl}/run-history#import`);
     await page.getByRole('heading', { name: 'Run History' }).waitFor();
+    // The run history's file import (GPX, TCX or FIT) is there to use.
+    await page.getByRole('region', { name: 'Import a file' }).getByText('Import a file').waitFor();
   });
 });
