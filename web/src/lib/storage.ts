@@ -163,8 +163,8 @@ export function currentUserStorage(): UserStorage {
   return userStorage(storage.getItem(STORAGE_KEYS.demoMode) === 'true' ? DEMO_OWNER : null);
 }
 
-/** Keys of USER_KEYS that builds before the per-user namespaces kept for the whole device. */
-const LEGACY_KEYS: Readonly<Record<UserKey, string>> = {
+/** Keys of USER_KEYS that builds before the per-user namespaces kept for the whole device (later keys have none). */
+const LEGACY_KEYS: Readonly<Partial<Record<UserKey, string>>> = {
   distanceUnit: 'stridestake.distance-unit',
   gpsTracking: 'stridestake.gps-tracking',
   runTracks: 'stridestake.run-tracks',
