@@ -56,5 +56,10 @@ describe('connected apps on a server without Strava configured', () => {
     await page.getByRole('heading', { name: 'Run History' }).waitFor();
     // The run history's file import (GPX, TCX or FIT) is there to use.
     await page.getByRole('region', { name: 'Import a file' }).getByText('Import a file').waitFor();
+    // The link's anchor is that section, scrolled into view.
+    expect(await page.locator('#import').getAttribute('aria-label')).toBe('Import a file');
+    const box = (await page.locator('#import').boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y).toBeLessThan(page.viewportSize()!.height);
   });
 });

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
 import { Page } from '../../components/page.tsx';
 import { useToast } from '../../components/toast.tsx';
 import { useDisconnectConnection, useSyncConnection } from '../../features/connected-apps/api/connection-mutations.ts';
@@ -16,56 +17,13 @@ import {
   returnErrorMessage,
   SERVICE_NAMES,
 } from '../../features/connected-apps/connection-return.ts';
-import { ApiError } from '../../lib/api-error.ts';
+import { servicesOn } from '../../features/connected-apps/services.ts';
 import { useMe } from '../../features/user/api/get-me.ts';
-import { errorMessage } from '../../lib/api-error.ts';
+import { ApiError, errorMessage } from '../../lib/api-error.ts';
 import { useAuth } from '../../lib/auth.tsx';
-import { platform } from '../../lib/platform/index.ts';
 import { countOf } from '../../lib/format.ts';
-import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
-
-/** A card of the screen; `unavailable` is what its disabled button says where the service cannot be used. */
-interface ServiceEntry {
-  readonly provider: string;
-  readonly name: string;
-  readonly text: string;
-  readonly available: boolean;
-  readonly unavailable?: string;
-}
-
-/**
- * §1, §2, as things stand in 2026: Strava is active; Garmin looks connectable and its Connect answers the API's
- * not-implemented message, so its card points to what works today, importing the FIT files its watches write. Google
- * Fit is gone (its APIs shut down in 2026; Health Connect replaced it on Android): Health Connect and Apple Health
- * are read on the phone by the native app, so the web says where they are available.
- */
-function servicesOn(device: 'web' | 'ios' | 'android'): readonly ServiceEntry[] {
-  const inApp = (os: 'ios' | 'android') =>
-    device === os ? 'Coming soon' : `Available in the StrideStake app for ${os === 'ios' ? 'iPhone' : 'Android'}`;
-  return [
-    { provider: 'strava', name: 'Strava', text: 'Sync your runs automatically.', available: true },
-    {
-      provider: 'garmin',
-      name: 'Garmin',
-      text: 'Syncing with Garmin Connect is not built yet.',
-      available: true,
-    },
-    {
-      provider: 'health-connect',
-      name: 'Health Connect',
-      text: 'Bring in runs from Health Connect on Android.',
-      available: false,
-      unavailable: inApp('android'),
-    },
-    {
-      provider: 'apple-health',
-      name: 'Apple Health',
-      text: 'Bring in workouts from the Health app on iPhone.',
-      available: false,
-      unavailable: inApp('ios'),
-    },
-  ];
-}
+import type { HealthStore } from '../../lib/platform/health.ts';
+import { platform } from '../../lib/platform/index.ts';
 
 /** Where a run file is imported (the run history's import). */
 const RUN_FILE_IMPORT = '/run-history#import';
@@ -146,6 +104,22 @@ export function ConnectedAppsRoute() {
       toast.show({ tone: 'error', title: `Failed to connect to ${name}`, description: errorMessage(error, '') });
     }
   };
+  const [importing, setImporting] = useState(false);
+  /** The phone's health store: its running workouts since the last import become runs (native/src/health-import.ts). */
+  const importFromHealth = async (health: HealthStore, name: string) => {
+    setImporting(true);
+    try {
+      const result = await health.importWorkouts();
+      toast.show({
+        tone: result.ok ? 'success' : 'error',
+        title: result.ok ? `${name}: ${countOf(result.imported, 'new run')} imported` : `${name} import failed`,
+        description: result.message,
+      });
+      if (result.imported > 0) await queryClient.invalidateQueries();
+    } finally {
+      setImporting(false);
+    }
+  };
   const syncNow = (provider: string) =>
     sync.mutate(provider, {
       onSuccess: (result) =>
@@ -180,17 +154,18 @@ export function ConnectedAppsRoute() {
           {announced.message}
         </p>
       ) : null}
-      {servicesOn(platform().name).map((s) => (
+      {servicesOn(platform().name, platform().health).map((s) => (
         <ServiceCard
           key={s.provider}
           name={s.name}
           text={s.text}
           available={s.available}
           {...(s.unavailable ? { unavailableLabel: s.unavailable } : {})}
+          {...(s.health ? { actionLabel: 'Import Workouts' } : {})}
           connection={list.find((c) => c.provider === s.provider) ?? null}
           timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE}
-          busy={sync.isPending || disconnect.isPending}
-          onConnect={() => connect(s.provider, s.name)}
+          busy={sync.isPending || disconnect.isPending || importing}
+          onConnect={() => (s.health ? importFromHealth(s.health, s.name) : connect(s.provider, s.name))}
           onSync={() => syncNow(s.provider)}
           onDisconnect={() => disconnectNow(s.provider, s.name)}
         >

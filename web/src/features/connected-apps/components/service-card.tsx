@@ -13,6 +13,8 @@ export interface ServiceCardProps {
   readonly available: boolean;
   /** The disabled button's words when the service is not available here; "Coming soon" unless told. */
   readonly unavailableLabel?: string;
+  /** The button's words when available; "Connect" unless told (a health store on the phone imports instead). */
+  readonly actionLabel?: string;
   /** More under the text: a way to bring the service's runs in meanwhile, or why Connect failed. */
   readonly children?: ReactNode;
   readonly connection: Connection | null;
@@ -65,7 +67,7 @@ export function ServiceCard(props: ServiceCardProps) {
           disabled={!props.available || props.busy}
           onClick={props.onConnect}
         >
-          {props.available ? 'Connect' : (props.unavailableLabel ?? 'Coming soon')}
+          {props.available ? (props.actionLabel ?? 'Connect') : (props.unavailableLabel ?? 'Coming soon')}
         </button>
       )}
     </section>

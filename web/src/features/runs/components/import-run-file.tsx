@@ -1,5 +1,5 @@
-import { useId } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useId, useRef } from 'react';
+import { Link, useLocation } from 'react-router';
 import { formatDistance } from '../../../../../domain/shared/units.ts';
 import { useDemoMode } from '../../../lib/demo-mode.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
@@ -50,10 +50,17 @@ function ImportedRunCard({ run }: { readonly run: ImportedRun }) {
 export function ImportRunFile() {
   const importFile = useImportRunFile();
   const hintId = useId();
+  const demo = useDemoMode();
+  // Linked as #import (the connected apps' "Import a FIT file"): a client-side navigation does not scroll to it.
+  const section = useRef<HTMLElement>(null);
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash === '#import') section.current?.scrollIntoView({ block: 'start' });
+  }, [hash]);
   // The demo's sample data lives in this browser: a file would go to nobody's account.
-  if (useDemoMode()) return null;
+  if (demo) return null;
   return (
-    <section className="card import-run-file" aria-label="Import a file">
+    <section ref={section} id="import" className="card import-run-file" aria-label="Import a file">
       <label className="button secondary">
         Import a file
         <input
