@@ -1,5 +1,6 @@
 import { feedProjector } from './feed/feed-projector.ts';
 import { gamificationProjector } from './gamification/gamification-projector.ts';
+import { goalPausesProjector } from './goal-pauses/goal-pauses-projector.ts';
 import { goalsProjector } from './goals/goals-projector.ts';
 import { groupsProjector } from './groups/groups-projector.ts';
 import { logStatsProjector } from './log-stats/log-stats-projector.ts';
@@ -18,6 +19,7 @@ export const allProjectors: readonly Projector[] = [
   groupsProjector,
   feedProjector,
   stakesProjector,
+  goalPausesProjector,
 ];
 
 /**
@@ -33,6 +35,7 @@ export const readModelNames = [
   'groups',
   'feed',
   'stakes',
+  'goal-pauses',
 ] as const;
 
 export type ReadModelName = (typeof readModelNames)[number];

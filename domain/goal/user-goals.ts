@@ -2,10 +2,19 @@ import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { type DomainError, defineDecider } from '../shared/decider.ts';
-import { entityId, isoDate } from '../shared/event-schema.ts';
+import { entityId, isoDate, isoInstant } from '../shared/event-schema.ts';
 import { maySettle } from '../shared/settlement.ts';
 import { hasWeekStartedInZone, isWithinWeek, type WeekRange, weekStartingOn } from '../shared/week.ts';
 import { goalErrors } from './messages.ts';
+import { PAUSE_REASONS } from './pause-horizon.ts';
+import {
+  type CancelWeekPause,
+  decideCancelWeekPause,
+  decidePauseWeek,
+  type PausedWeek,
+  type PauseWeek,
+  pausedWeekOverlapping,
+} from './week-pauses.ts';
 
 /**
  * The per-user goal index, stream `user-goals-<userId>`: which of the user's goals hold a week.
@@ -24,10 +33,14 @@ import { goalErrors } from './messages.ts';
  * Flow (see `decideCreateGoal`): decide the goal's events (validation), then reserve the week here and append with
  * the expected version, then append the goal stream with `no_stream`. Reservation is idempotent per goal id, so a
  * handler that crashed between the two appends simply retries with the same goal id.
+ *
+ * The index also holds the user's paused weeks (week-pauses.ts): a paused week has no goal, so both rules live here.
  */
 export interface UserGoalsState {
   /** Live goals by id, with their week. */
   readonly live: Readonly<Record<string, LiveGoalWeek>>;
+  /** Paused weeks by Monday (YYYY-MM-DD in the zone the pause keeps). */
+  readonly paused: Readonly<Record<string, PausedWeek>>;
 }
 
 /** The week a live goal holds: its Monday (YYYY-MM-DD) in its own zone. */
@@ -53,7 +66,7 @@ export interface ReleaseGoalWeek {
 }
 
 /** Commands of the per-user index. */
-export type UserGoalsCommand = ReserveGoalWeek | ReleaseGoalWeek;
+export type UserGoalsCommand = ReserveGoalWeek | ReleaseGoalWeek | PauseWeek | CancelWeekPause;
 
 /** Events of the per-user index: a week reserved for a goal, and freed again. */
 export const UserGoalsEvent = z.discriminatedUnion('type', [
@@ -62,6 +75,22 @@ export const UserGoalsEvent = z.discriminatedUnion('type', [
     data: z.object({ goalId: entityId, weekStart: isoDate, timeZone: z.string().min(1) }),
   }),
   z.object({ type: z.literal('GoalWeekReleased'), data: z.object({ goalId: entityId }) }),
+  /** A week paused with notice (issue 25): no goal, no stake, the streak kept. */
+  z.object({
+    type: z.literal('WeekPaused'),
+    data: z.object({
+      userId: entityId,
+      weekStart: isoDate,
+      timeZone: z.string().min(1),
+      reason: z.enum(PAUSE_REASONS),
+      pausedAt: isoInstant,
+    }),
+  }),
+  /** A pause canceled before its week began. */
+  z.object({
+    type: z.literal('WeekPauseCanceled'),
+    data: z.object({ userId: entityId, weekStart: isoDate, canceledAt: isoInstant }),
+  }),
 ]);
 /** Events of the per-user index. */
 export type UserGoalsEvent = z.infer<typeof UserGoalsEvent>;
@@ -76,6 +105,9 @@ function decide(command: UserGoalsCommand, state: UserGoalsState): Either<Domain
     case 'ReserveGoalWeek': {
       const { goalId, weekStart, timeZone, now } = command;
       if (state.live[goalId]?.weekStart === weekStart) return right([]);
+      // A paused week has no goal (and so no stake): the wizard's submit is refused with the way out.
+      const paused = pausedWeekOverlapping(state, weekStart, timeZone);
+      if (paused !== null) return left(goalErrors.weekPaused(paused));
       const wanted = weekStartingOn(weekStart, timeZone);
       const wantedIsUpcoming = !hasWeekStartedInZone(weekStart, timeZone, now);
       for (const other of Object.values(state.live)) {
@@ -90,6 +122,10 @@ function decide(command: UserGoalsCommand, state: UserGoalsState): Either<Domain
       return right(
         command.goalId in state.live ? [{ type: 'GoalWeekReleased', data: { goalId: command.goalId } }] : [],
       );
+    case 'PauseWeek':
+      return decidePauseWeek(command, state);
+    case 'CancelWeekPause':
+      return decideCancelWeekPause(command, state);
     default: {
       const unreachable: never = command;
       return unreachable;
@@ -101,6 +137,7 @@ function evolve(state: UserGoalsState, event: UserGoalsEvent): UserGoalsState {
   switch (event.type) {
     case 'GoalWeekReserved':
       return {
+        ...state,
         live: {
           ...state.live,
           [event.data.goalId]: { weekStart: event.data.weekStart, timeZone: event.data.timeZone },
@@ -108,7 +145,15 @@ function evolve(state: UserGoalsState, event: UserGoalsEvent): UserGoalsState {
       };
     case 'GoalWeekReleased': {
       const { [event.data.goalId]: _released, ...live } = state.live;
-      return { live };
+      return { ...state, live };
+    }
+    case 'WeekPaused': {
+      const { weekStart, timeZone, reason } = event.data;
+      return { ...state, paused: { ...state.paused, [weekStart]: { timeZone, reason } } };
+    }
+    case 'WeekPauseCanceled': {
+      const { [event.data.weekStart]: _canceled, ...paused } = state.paused;
+      return { ...state, paused };
     }
     default: {
       const unreachable: never = event;
@@ -119,7 +164,7 @@ function evolve(state: UserGoalsState, event: UserGoalsEvent): UserGoalsState {
 
 /** The per-user goal index decider. */
 export const userGoalsDecider = defineDecider<UserGoalsCommand, UserGoalsEvent, UserGoalsState>({
-  initialState: { live: {} },
+  initialState: { live: {}, paused: {} },
   evolve,
   decide,
   eventSchema: UserGoalsEvent,

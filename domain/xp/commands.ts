@@ -37,6 +37,8 @@ export interface SettleGoalWeek {
   readonly goalId: string;
   readonly weekStart: string;
   readonly result: WeekResult;
+  /** Mondays of the user's paused weeks (issue 25): skipped by the streak. Absent: none. */
+  readonly pausedWeeks?: readonly string[];
   readonly now: Temporal.Instant;
 }
 

@@ -103,7 +103,7 @@ export function decideXpLedger(command: XpLedgerCommand, state: XpLedgerState): 
     case 'SettleGoalWeek': {
       if (state.settledGoals.has(command.goalId)) return right([]);
       const { userId, goalId, weekStart, result } = command;
-      const settled = settleWeek(state.streak, goalId, { weekStart, result });
+      const settled = settleWeek(state.streak, goalId, { weekStart, result }, new Set(command.pausedWeeks ?? []));
       const xp = settled.xp.filter((e) => !state.awarded.has(awardKey(e.source_type, e.source_id)));
       return right([
         {

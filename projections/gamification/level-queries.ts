@@ -4,6 +4,7 @@ import { levelProgress } from '../../domain/gamification/levels.ts';
 import { streakAsOf } from '../../domain/gamification/streaks.ts';
 import { weekStartOf } from '../../domain/shared/week.ts';
 import { tierForLevel } from '../../domain/gamification/tiers.ts';
+import { pausedWeeksOf } from '../goal-pauses/pause-queries.ts';
 import type { GamificationTables } from './tables.ts';
 
 /** Total XP, level and tier of a user, from the user_xp read model (0 XP before the first award). */
@@ -29,7 +30,7 @@ export async function levelInfo(db: Kysely<object>, userId: string) {
 
 /**
  * The user's streak in weeks as of `now` in their zone: the stored figures are as of the last settled week, and a
- * whole week without a completed goal ends the current streak.
+ * whole week without a completed goal ends the current streak; a paused week does not (issue 25).
  */
 export async function streakInfo(db: Kysely<object>, userId: string, timeZone: string, now: Date) {
   const row = await db
@@ -43,7 +44,8 @@ export async function streakInfo(db: Kysely<object>, userId: string, timeZone: s
     longest: row?.longest_streak ?? 0,
     lastCompletedWeek: row?.last_completed_week ?? null,
   };
-  const streak = streakAsOf(stored, weekStartOf(Temporal.Instant.fromEpochMilliseconds(now.getTime()), timeZone));
+  const currentWeek = weekStartOf(Temporal.Instant.fromEpochMilliseconds(now.getTime()), timeZone);
+  const streak = streakAsOf(stored, currentWeek, await pausedWeeksOf(db, userId));
   return {
     current_streak: streak.current,
     longest_streak: streak.longest,

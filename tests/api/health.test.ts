@@ -53,7 +53,7 @@ describe.each(databaseTargets())('health and a poisoned event on %s (projections
     const res = await runtime.request('GET', '/health');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ok', problems: [], database: { kind: target, ok: true } });
-    expect(res.body.projections).toHaveLength(8);
+    expect(res.body.projections).toHaveLength(9);
     for (const p of res.body.projections) expect(p).toMatchObject({ state: 'ok', lag: 0, poisoned: 0 });
     // On PostgreSQL the event store's and the realtime hub's LISTEN connections; PGlite's are in-process.
     const channels = res.body.listen.map((l: { channel: string }) => l.channel).sort();
@@ -168,6 +168,7 @@ describe.each(databaseTargets())('health of read models that stand still on %s (
     expect(problems.map((p) => p.name).sort()).toEqual([
       'feed',
       'gamification',
+      'goal-pauses',
       'goals',
       'groups',
       'log-stats',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pauseWeekBodySchema } from '../../../domain/validation/goal-pause.ts';
 import { createGoalBodySchema, patchGoalBodySchema } from '../../../domain/validation/goal.ts';
 import { createGroupBodySchema, joinGroupBodySchema } from '../../../domain/validation/group.ts';
 import {
@@ -86,6 +87,18 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
   route('get', '/goals/current', 'goals', "This week's goal with progress and percentage", { limit: LIMIT.read }),
   route('get', '/goals/upcoming', 'goals', "Next week's goal, if planned", { limit: LIMIT.read }),
   route('get', '/goals', 'goals', 'Goal history, newest first', { limit: LIMIT.read, query: goalListQuerySchema }),
+  route('post', '/goals/pauses', 'goals', 'Pause a week at least 7 days ahead: no goal, no stake, the streak kept', {
+    limit: LIMIT.create,
+    body: pauseWeekBodySchema,
+    errors: [409],
+  }),
+  route('get', '/goals/pauses', 'goals', 'Your paused weeks, and the earliest week you can pause now', {
+    limit: LIMIT.read,
+  }),
+  route('delete', '/goals/pauses/:week_start', 'goals', 'Cancel a pause before its week begins', {
+    limit: LIMIT.write,
+    errors: [404, 409],
+  }),
   route('get', '/goals/:id', 'goals', 'One of your goals', { limit: LIMIT.read }),
   route('get', '/goals/:id/stats', 'goals', "A goal's week: totals, pace, speed, milestone and runs", {
     limit: LIMIT.read,
@@ -253,6 +266,11 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
     query: listQuery,
   }),
   route('get', '/stakes/:id', 'money', 'One of your stakes', { limit: LIMIT.read }),
+  route('get', '/stakes/:id/receipt', 'money', 'The receipt of one of your collected stakes', {
+    limit: LIMIT.read,
+    params: id,
+    errors: [404],
+  }),
   route('post', '/stakes', 'money', 'Open the stake of your staked goal (idempotent)', {
     limit: LIMIT.create,
     body: openBody,

@@ -14,6 +14,7 @@ import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
 import { awaitReadModels } from '../read-your-writes.ts';
+import { goalPausesRoutes } from './goal-pauses.ts';
 import { goalHistoryJson, goalJson } from './goals-json.ts';
 import { runsJson } from './runs-json.ts';
 import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
@@ -23,6 +24,7 @@ const GOAL_NOT_FOUND = 'Goal not found';
 /**
  * Goals (§7): create, the current and upcoming goal, history, one goal, its stats, cancel and delete. Commands wait
  * until the read models have applied their events before answering, so the caller's next query sees them.
+ * Pauses (issue 25, goal-pauses.ts) are mounted before /goals/:id, which would otherwise take /goals/pauses.
  */
 export function goalsRoutes(deps: AppDeps) {
   const guard = requireUser(deps.auth);
@@ -65,6 +67,7 @@ export function goalsRoutes(deps: AppDeps) {
       const goals = await listGoals(db, c.var.userId, query);
       return c.json({ success: true as const, goals: goals.map((g) => goalHistoryJson(g, now)) });
     })
+    .route('/', goalPausesRoutes(deps))
     .get('/goals/:id', guard, async (c) => {
       const goal = await ownGoalOr404(c.var.userId, pathId(c));
       return c.json({ success: true as const, data: goalJson(goal, deps.clock.now()) });

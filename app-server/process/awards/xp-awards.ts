@@ -4,6 +4,7 @@ import type { BadgeEvent } from '../../../domain/badge/events.ts';
 import { badgeDefinition } from '../../../domain/gamification/badge-definitions.ts';
 import type { WeekResult } from '../../../domain/gamification/streaks.ts';
 import type { GoalCreated, GoalEvent } from '../../../domain/goal/events.ts';
+import { userGoalsDecider } from '../../../domain/goal/user-goals.ts';
 import { countedDistanceKm } from '../../../domain/run/counting.ts';
 import type { RunEvent } from '../../../domain/run/events.ts';
 import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
@@ -41,7 +42,11 @@ async function commandFor(
   const settle = async (goalId: string, result: WeekResult): Promise<XpLedgerCommand | null> => {
     const goal = await goalOf(store, tx, goalId);
     if (!goal) return null;
-    return { type: 'SettleGoalWeek', userId: goal.userId, goalId, weekStart: goal.weekStart, result, now };
+    // The runner's paused weeks, as committed now: the streak skips them (issue 25). A pause is fixed once its week
+    // has begun, so every week before the one settled reads the same on a retry.
+    const index = await foldStream(store, tx, userGoalsDecider, streams.userGoals(goal.userId));
+    const pausedWeeks = Object.keys(index.paused);
+    return { type: 'SettleGoalWeek', userId: goal.userId, goalId, weekStart: goal.weekStart, result, pausedWeeks, now };
   };
   switch (domainEvent.type) {
     case 'RunRecorded': {
