@@ -16,6 +16,10 @@ export type Goal = NonNullable<Ok<Api['goals']['current']['$get']>['data']>;
 export type GoalHistoryItem = Element<Ok<Api['goals']['$get']>['goals']>;
 export type GoalStatus = Goal['status'];
 export type GoalStats = Ok<Api['goals'][':id']['stats']['$get']>;
+/** The runner's paused weeks and the earliest week they may pause now (issue 25). */
+export type GoalPausesAnswer = Ok<Api['goals']['pauses']['$get']>;
+export type WeekPause = Element<GoalPausesAnswer['data']>;
+export type WeekPauseReason = WeekPause['reason'];
 
 export type Profile = Ok<Api['auth']['me']['$get']>['user'];
 export type XpInfo = Ok<Api['me']['xp']['$get']>['data'];

@@ -11,6 +11,7 @@ import { useMe } from '../../features/user/api/get-me.ts';
 import { DEFAULT_TIME_ZONE } from '../../../../domain/shared/time-zone.ts';
 import { PastGoals } from '../../features/goals/components/past-goals.tsx';
 import { UpcomingGoalCard } from '../../features/goals/components/upcoming-goal-card.tsx';
+import { WeekPauses } from '../../features/goals/components/week-pauses.tsx';
 import { Modal } from '../../components/modal.tsx';
 import type { Goal } from '../../lib/api-types.ts';
 import { formatDollars } from '../../../../domain/shared/money.ts';
@@ -89,6 +90,7 @@ export function GoalsRoute() {
           {current.data ? 'Plan Next Week' : 'New Goal'}
         </button>
       ) : null}
+      <WeekPauses timeZone={me.data?.timezone ?? DEFAULT_TIME_ZONE} />
       <PastGoals goals={goals.data ?? []} shownAbove={current.data?.id} />
       {wizard ? <CreateGoalWizard start={wizard} onClose={() => setWizard(null)} /> : null}
       {confirming ? (
