@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 import { createTestUser, type TestUser } from '../support/users.ts';
-import { saveCard } from './money-fixtures.ts';
+import { cardDetailsAt, saveCard } from './money-fixtures.ts';
 
 const CONFIRM = '/api/payment/local/setup-intent/confirm';
 const AUTHENTICATE = '/api/payment/local/setup-intent/authenticate';
 const NO_CARD = 'Please add a payment method to put money on the line';
+const NOW = '2026-11-18T17:00:00Z';
+/** Expiry, CVC and postcode as the form sends them with a number. */
+const DETAILS = cardDetailsAt(new Date(NOW));
 
 // The web app's card flow against the local gateway, through HTTP only: setup intent, confirm, authenticate, list.
 describe.each(databaseTargets())('saving a card with the local gateway on %s', (target) => {
@@ -14,7 +17,7 @@ describe.each(databaseTargets())('saving a card with the local gateway on %s', (
   let ben: TestUser;
 
   beforeAll(async () => {
-    rt = await startTestRuntime(target, { now: '2026-11-18T17:00:00Z' });
+    rt = await startTestRuntime(target, { now: NOW });
     ann = await createTestUser(rt, 'ann');
     ben = await createTestUser(rt, 'ben');
   }, 60_000);
@@ -26,7 +29,7 @@ describe.each(databaseTargets())('saving a card with the local gateway on %s', (
     return res.body.clientSecret;
   };
   const confirm = (user: TestUser, client_secret: string, card_number: string) =>
-    rt.request('POST', CONFIRM, { token: user.token, body: { client_secret, card_number } });
+    rt.request('POST', CONFIRM, { token: user.token, body: { client_secret, card_number, ...DETAILS } });
   const authenticate = (user: TestUser, client_secret: string, outcome: 'approve' | 'fail') =>
     rt.request('POST', AUTHENTICATE, { token: user.token, body: { client_secret, outcome } });
   const cards = async (user: TestUser) =>
@@ -105,11 +108,12 @@ describe.each(databaseTargets())('saving a card with the local gateway on %s', (
     expect(await cards(user)).toMatchObject([{ id: approved.body.setupIntent.payment_method, last4: '3155' }]);
   });
 
-  it('9995 and 0341 save (they fail only when charged); an unknown number is refused as incorrect', async () => {
+  it('9995 and 0341 save (they fail only when charged); an unknown (well-formed) number is refused as incorrect', async () => {
     const user = await createTestUser(rt, 'dee');
     expect((await confirm(user, await setupIntent(user), '4000 0000 0000 9995')).status).toBe(200);
     expect((await confirm(user, await setupIntent(user), '4000 0000 0000 0341')).status).toBe(200);
-    const wrong = await confirm(user, await setupIntent(user), '1234 5678 9012 3456');
+    // Luhn-valid, so it passes the form's checks and reaches the gateway, which knows no such test card.
+    const wrong = await confirm(user, await setupIntent(user), '4111 1111 1111 1111');
     expect([wrong.status, wrong.body.error, wrong.body.code]).toEqual([
       402,
       'Your card number is incorrect.',
@@ -130,18 +134,38 @@ describe.each(databaseTargets())('saving a card with the local gateway on %s', (
     }
     expect(await cards(ann)).toEqual(before);
     expect(
-      (await rt.request('POST', CONFIRM, { body: { client_secret: annSecret, card_number: '4242424242424242' } }))
-        .status,
+      (
+        await rt.request('POST', CONFIRM, {
+          body: { client_secret: annSecret, card_number: '4242424242424242', ...DETAILS },
+        })
+      ).status,
     ).toBe(401);
   });
 
-  it('answers bad bodies with a clear 400, never a 500', async () => {
+  it('answers bad bodies with a clear 400, never a 500, and saves nothing; the form then saves the good card', async () => {
     const secret = await setupIntent(ann);
+    const before = await cards(ann);
+    const good = { client_secret: secret, card_number: '4242 4242 4242 4242', ...DETAILS };
     const cases: [unknown, string][] = [
       [{ client_secret: secret }, 'Your card number is incomplete.'],
-      [{ client_secret: secret, card_number: '4242' }, 'Your card number is incomplete.'],
-      [{ client_secret: secret, card_number: 4242424242424242 }, 'Your card number is incomplete.'],
+      [{ ...good, card_number: '4242' }, 'Your card number is incomplete.'],
+      [{ ...good, card_number: 4242424242424242 }, 'Your card number is incomplete.'],
+      [{ ...good, card_number: '4242 4242 4242 4241' }, 'Your card number is invalid.'],
+      [{ ...good, card_number: '4242 4242 4242 4242 4242' }, 'Your card number is invalid.'],
       [{ card_number: '4242424242424242' }, 'client_secret is required'],
+      [{ ...good, expiry: undefined }, 'Your card’s expiration date is incomplete.'],
+      [{ ...good, expiry: '12 / 3' }, 'Your card’s expiration date is incomplete.'],
+      [{ ...good, expiry: '13 / 30' }, 'Your card’s expiration date is invalid.'],
+      [{ ...good, expiry: '10 / 26' }, 'Your card’s expiration date is in the past.'],
+      [{ ...good, expiry: '12 / 99' }, 'Your card’s expiration year is invalid.'],
+      [{ ...good, cvc: '' }, 'Your card’s security code is incomplete.'],
+      [{ ...good, cvc: '12' }, 'Your card’s security code is incomplete.'],
+      [{ ...good, cvc: '12345' }, 'Your card’s security code is invalid.'],
+      [{ ...good, cvc: 'abc' }, 'Your card’s security code is invalid.'],
+      [{ ...good, postal_code: '   ' }, 'Your postcode is incomplete.'],
+      [{ ...good, postal_code: undefined }, 'Your postcode is incomplete.'],
+      [{ ...good, postal_code: 'x'.repeat(65) }, 'Your postcode is invalid.'],
+      [{ ...good, postal_code: '<b>10001</b>' }, 'Your postcode is invalid.'],
     ];
     for (const [body, error] of cases) {
       const res = await rt.request('POST', CONFIRM, { token: ann.token, body });
@@ -154,6 +178,10 @@ describe.each(databaseTargets())('saving a card with the local gateway on %s', (
       body: { client_secret: secret, outcome: 'maybe' },
     });
     expect([outcome.status, outcome.body.error]).toEqual([400, 'outcome must be approve or fail']);
+    expect(await cards(ann)).toEqual(before);
+    const saved = await rt.request('POST', CONFIRM, { token: ann.token, body: { ...good, expiry: '11 / 26' } });
+    expect([saved.status, saved.body.setupIntent?.status]).toEqual([200, 'succeeded']);
+    expect(await cards(ann)).toHaveLength(before.length + 1);
   });
 
   it('a burst of confirmations of one form saves one card', async () => {

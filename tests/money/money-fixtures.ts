@@ -14,6 +14,15 @@ export function localGateway(runtime: TestRuntime): LocalPaymentGateway {
 }
 
 /**
+ * The card form's other three fields, as a runner types them for a test card: an expiry three years after `now` (the
+ * runtime's clock), any CVC, any postcode.
+ */
+export function cardDetailsAt(now: Date): { expiry: string; cvc: string; postal_code: string } {
+  const year = String((now.getUTCFullYear() + 3) % 100).padStart(2, '0');
+  return { expiry: `12 / ${year}`, cvc: '123', postal_code: '10001' };
+}
+
+/**
  * Saves a test card the way the web app does with the local gateway: a setup intent from the API, confirmed with the
  * card through the local gateway's route, and the card's authentication approved when its issuer asks for it.
  */
@@ -23,7 +32,7 @@ export async function saveCard(runtime: TestRuntime, user: TestUser, card = 'pm_
   const client_secret: string = res.body.clientSecret;
   let confirmed = await runtime.request('POST', '/api/payment/local/setup-intent/confirm', {
     token: user.token,
-    body: { client_secret, card_number: findTestCard(card)?.number ?? card },
+    body: { client_secret, card_number: findTestCard(card)?.number ?? card, ...cardDetailsAt(runtime.clock.now()) },
   });
   if (confirmed.status === 200 && confirmed.body.setupIntent.status === 'requires_action') {
     confirmed = await runtime.request('POST', '/api/payment/local/setup-intent/authenticate', {

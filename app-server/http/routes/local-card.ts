@@ -1,5 +1,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import {
+  CARD_FIELD_MESSAGES,
+  cardNumberDigits,
+  earliestMonthOnEarth,
+  firstCardFieldProblem,
+} from '../../../domain/validation/card-fields.ts';
 import type { LocalPaymentGateway } from '../../adapters/payments/local/local-gateway.ts';
 import type { LocalSetupIntent } from '../../adapters/payments/local/setup-intents.ts';
 import { isPaymentError } from '../../adapters/payments/payment-errors.ts';
@@ -12,12 +18,19 @@ import { parseRequest, readJson } from '../request.ts';
 
 const SETUP_NOT_FOUND = 'No such SetupIntent';
 
-/** POST /api/payment/local/setup-intent/confirm: the client secret of POST /api/payment/setup-intent and a card. */
+/** A typed card field: any string of bounded length; what it must look like is card-fields.ts's to say. */
+const typedField = (missing: string, invalid: string) => z.string({ error: missing }).max(64, invalid);
+
+/**
+ * POST /api/payment/local/setup-intent/confirm: the client secret of POST /api/payment/setup-intent and the card
+ * form's four fields as typed (number, expiry 'MM / YY', CVC, postcode), checked as the form checks them.
+ */
 export const localConfirmSetupSchema = z.object({
   client_secret: z.string({ error: 'client_secret is required' }).min(1, 'client_secret is required').max(200),
-  card_number: z
-    .string({ error: 'Your card number is incomplete.' })
-    .regex(/^[\d ]{12,23}$/, 'Your card number is incomplete.'),
+  card_number: typedField(CARD_FIELD_MESSAGES.numberIncomplete, CARD_FIELD_MESSAGES.numberInvalid),
+  expiry: typedField(CARD_FIELD_MESSAGES.expiryIncomplete, CARD_FIELD_MESSAGES.expiryInvalid),
+  cvc: typedField(CARD_FIELD_MESSAGES.cvcIncomplete, CARD_FIELD_MESSAGES.cvcInvalid),
+  postal_code: typedField(CARD_FIELD_MESSAGES.postcodeIncomplete, CARD_FIELD_MESSAGES.postcodeInvalid),
 });
 
 /** POST /api/payment/local/setup-intent/authenticate: the cardholder's answer on the authentication page. */
@@ -69,8 +82,15 @@ export function localCardRoutes(deps: AppDeps, gateway: LocalPaymentGateway) {
   return new Hono<AppEnv>()
     .post('/api/payment/local/setup-intent/confirm', guard, async (c) => {
       const body = parseRequest(localConfirmSetupSchema, await readJson(c));
+      // The form's own checks, again: a request that skips the form is refused with the sentence the form shows.
+      // The month is UTC−12's, so a card a device anywhere rightly accepted on its expiry month's last day passes.
+      const fields = { number: body.card_number, expiry: body.expiry, cvc: body.cvc, postcode: body.postal_code };
+      const problem = firstCardFieldProblem(fields, earliestMonthOnEarth(deps.clock.now().getTime()));
+      if (problem) throw new HttpError(400, problem);
       const setup = await ownSetupIntent(c.var.userId, body.client_secret);
-      return c.json(answer(await gateway.confirmSetupIntent({ setupIntentId: setup.id, card: body.card_number })));
+      return c.json(
+        answer(await gateway.confirmSetupIntent({ setupIntentId: setup.id, card: cardNumberDigits(body.card_number) })),
+      );
     })
     .post('/api/payment/local/setup-intent/authenticate', guard, async (c) => {
       const body = parseRequest(localAuthenticateSetupSchema, await readJson(c));
