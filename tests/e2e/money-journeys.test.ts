@@ -5,6 +5,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../support/test-runtime.ts';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
+import { fillLocalCard } from './support/local-card.ts';
 import {
   auditStakesCli,
   closeCelebrations,
@@ -76,7 +77,7 @@ describe.each(databaseTargets())('money journeys in the browser on %s', (target)
   };
   const payment = (page: Page) => page.getByRole('dialog', { name: 'Payment Method' });
   const saveCard = async (page: Page, number: string) => {
-    await payment(page).getByLabel('Card number').fill(number);
+    await fillLocalCard(payment(page), number);
     await payment(page).getByRole('button', { name: 'Save Card' }).click();
   };
   /** Submits the wizard on its last step; a wizard that stays open fails the test with what it says. */

@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } fr
 import { launchChromium } from './support/chromium.ts';
 import { emitTrack, installFakeGps, parkRun, trackedRunBody } from './support/fake-gps.ts';
 import { skipTour } from './support/journey.ts';
+import { fillLocalCard } from './support/local-card.ts';
 
 /*
  * The "before" half of the issue's "screenshots at 390×844 of every route and modal, before and after": the web app
@@ -427,7 +428,7 @@ async function demoTour(browser: Browser, webUrl: string) {
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     await dialog(page, 'Payment Method').getByLabel('Card number').waitFor();
     await shoot(page, 'modal-wizard-4-payment', 'Goal wizard 4: payment method', 'demo', { fullPage: false });
-    await dialog(page, 'Payment Method').getByLabel('Card number').fill('4242 4242 4242 4242');
+    await fillLocalCard(dialog(page, 'Payment Method'), '4242 4242 4242 4242');
     await dialog(page, 'Payment Method').getByRole('button', { name: 'Save Card' }).click();
     const charity = dialog(page, 'Choose a Charity');
     await charity.getByRole('button', { name: 'Create Goal' }).waitFor();

@@ -8,6 +8,7 @@ import { settle } from '../support/users.ts';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
 import { emitTrack, type Fix, installFakeGps, parkRun, trackedRunBody } from './support/fake-gps.ts';
 import { apiFromPage, phonePage, signedInUser } from './support/journey.ts';
+import { fillLocalCard } from './support/local-card.ts';
 import { closeCelebrations } from './support/money-journey.ts';
 
 /*
@@ -307,7 +308,7 @@ describe('screens tour: every route and modal, photographed and checked with axe
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     await dialog('Payment Method').getByLabel('Card number').waitFor();
     await shoot(page, 'modal-wizard-4-payment', { fullPage: false });
-    await dialog('Payment Method').getByLabel('Card number').fill('4242 4242 4242 4242');
+    await fillLocalCard(dialog('Payment Method'), '4242 4242 4242 4242');
     await dialog('Payment Method').getByRole('button', { name: 'Save Card' }).click();
     const charity = dialog('Choose a Charity');
     await charity.getByRole('button', { name: 'Create Goal' }).waitFor();

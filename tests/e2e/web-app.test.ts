@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
 import { skipTour } from './support/journey.ts';
+import { fillLocalCard } from './support/local-card.ts';
 
 /** A phone-sized window: the app is mobile-first. */
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 };
@@ -260,11 +261,11 @@ describe('the web app in a browser against the real server', () => {
     await page.getByRole('dialog', { name: 'Confirm Your Stake' }).waitFor();
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     const payment = page.getByRole('dialog', { name: 'Payment Method' });
-    await payment.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await fillLocalCard(payment, '4000 0000 0000 0002');
     await payment.getByRole('button', { name: 'Save Card' }).click();
     // The local gateway refuses Stripe's declining test card as Stripe does, with Stripe's message.
     await payment.getByText('Your card was declined.').waitFor();
-    await payment.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await fillLocalCard(payment, '4242 4242 4242 4242');
     await payment.getByRole('button', { name: 'Save Card' }).click();
     await page.getByRole('dialog', { name: 'Choose a Charity' }).waitFor();
     await page.getByRole('button', { name: 'Back' }).click();

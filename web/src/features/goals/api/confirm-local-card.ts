@@ -1,3 +1,4 @@
+import type { CardFields } from '../../../../../domain/validation/card-fields.ts';
 import { api } from '../../../lib/api.ts';
 
 /** The SetupIntent as the local gateway answers it (the fields Stripe.js's `confirmCardSetup` gives the form). */
@@ -9,14 +10,21 @@ export interface LocalSetupIntent {
 }
 
 /**
- * POST /api/payment/local/setup-intent/confirm: the local gateway's stand-in for Stripe.js. A refused card throws an
- * ApiError carrying Stripe's message and code (402).
+ * POST /api/payment/local/setup-intent/confirm: the local gateway's stand-in for Stripe.js, with the form's four
+ * fields as typed. A refused card throws an ApiError carrying Stripe's message and code (402); a field the server
+ * finds wrong, its sentence (400).
  */
-export const confirmLocalCard = async (clientSecret: string, cardNumber: string): Promise<LocalSetupIntent> =>
+export const confirmLocalCard = async (clientSecret: string, card: CardFields): Promise<LocalSetupIntent> =>
   (
     await api<{ setupIntent: LocalSetupIntent }>('/api/payment/local/setup-intent/confirm', {
       method: 'POST',
-      body: { client_secret: clientSecret, card_number: cardNumber },
+      body: {
+        client_secret: clientSecret,
+        card_number: card.number,
+        expiry: card.expiry,
+        cvc: card.cvc,
+        postal_code: card.postcode,
+      },
     })
   ).setupIntent;
 
