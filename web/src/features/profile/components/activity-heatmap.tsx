@@ -10,12 +10,17 @@ const LEGEND = [
   { className: 'cell ran', label: 'Ran' },
   { className: 'cell mild', label: '3+ days in a row' },
   { className: 'cell strong', label: '5+ days in a row' },
+  { className: 'cell future', label: 'Days ahead' },
 ] as const;
 
+/** Week columns share the card's width: the grid fills its card, and scrolls only below 10 px a day. */
+const weekColumns = (weeks: number) => `repeat(${weeks}, minmax(10px, 1fr))`;
+
 /**
- * The 90-day heatmap (§4): 3+ consecutive run days mild, 5+ strong, today outlined, future greyed; months over the
- * week columns, weekdays down the side, and a legend of the colours. Scrolls sideways on a narrow screen, newest
- * weeks in view.
+ * The 90-day heatmap (§4): 3+ consecutive run days mild, 5+ strong, today outlined, future greyed (this week's days
+ * still ahead are drawn, dashed, so the week reads whole); months over the week columns, weekdays down the side, and a
+ * legend of the colours. The week columns stretch to the card's width (square days); only a screen too narrow for
+ * 10 px days scrolls sideways, newest weeks in view.
  */
 export function ActivityHeatmap({ timeZone }: { readonly timeZone: string }) {
   const runs = useHeatmapRuns();
@@ -50,7 +55,7 @@ export function ActivityHeatmap({ timeZone }: { readonly timeZone: string }) {
           <div
             className="heatmap-months"
             aria-hidden="true"
-            style={{ gridTemplateColumns: `repeat(${months.length}, 14px)` }}
+            style={{ gridTemplateColumns: weekColumns(months.length) }}
           >
             {months.map((m, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: one label per fixed column
@@ -63,14 +68,15 @@ export function ActivityHeatmap({ timeZone }: { readonly timeZone: string }) {
               <span key={i}>{d}</span>
             ))}
           </div>
-          <div className="heatmap" aria-hidden="true">
+          <div className="heatmap" aria-hidden="true" style={{ gridTemplateColumns: weekColumns(months.length) }}>
             {cells.map((c) => (
               <span
                 key={c.date}
-                title={`${c.date}: ${countOf(c.runCount, 'run')}`}
+                title={c.isFuture ? `${c.date}: ahead` : `${c.date}: ${countOf(c.runCount, 'run')}`}
                 className={[
                   'cell',
-                  c.inWindow ? '' : 'out',
+                  // Only the padding before the window is left blank: this week's days still ahead are drawn, greyed.
+                  c.inWindow || c.isFuture ? '' : 'out',
                   c.runCount > 0 ? 'ran' : '',
                   c.highlight !== 'none' ? c.highlight : '',
                   c.isToday ? 'today' : '',
