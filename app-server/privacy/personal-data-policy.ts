@@ -18,4 +18,6 @@ export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
   RunRecorded: { subject: userId, fields: ['positions', 'notes'] },
   RunNotesEdited: { subject: userId, fields: ['notes'] },
   TrackFixesReceived: { subject: userId, fields: ['positions'] },
+  /** Why a week was paused: "injury" says something of someone's health. */
+  WeekPaused: { subject: userId, fields: ['reason'] },
 };

@@ -82,7 +82,8 @@ export const UserGoalsEvent = z.discriminatedUnion('type', [
       userId: entityId,
       weekStart: isoDate,
       timeZone: z.string().min(1),
-      reason: z.enum(PAUSE_REASONS),
+      /** Personal (app-server/privacy): null once the account is erased (crypto-shredded). */
+      reason: z.enum(PAUSE_REASONS).nullable(),
       pausedAt: isoInstant,
     }),
   }),

@@ -46,7 +46,8 @@ export interface CancelWeekPause {
 /** A paused week as the index keeps it. */
 export interface PausedWeek {
   readonly timeZone: string;
-  readonly reason: PauseReason;
+  /** Null once the account is erased (the reason is personal data, crypto-shredded). */
+  readonly reason: PauseReason | null;
 }
 
 function overlaps(a: WeekRange, b: WeekRange): boolean {

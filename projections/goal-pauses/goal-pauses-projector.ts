@@ -10,7 +10,8 @@ export type GoalPauseRow = {
   /** Monday, YYYY-MM-DD in `time_zone`. */
   week_start: string;
   time_zone: string;
-  reason: 'injury' | 'travel' | 'other';
+  /** Null when the event was read after its owner's erasure (the reason is crypto-shredded); such rows go at once. */
+  reason: 'injury' | 'travel' | 'other' | null;
   week_starts_at: Date;
   week_ends_at: Date;
   paused_at: Date;
@@ -25,7 +26,7 @@ async function createTables(db: Kysely<object> | Transaction<object>, t: TableNa
       user_id text NOT NULL,
       week_start text NOT NULL,
       time_zone text NOT NULL,
-      reason text NOT NULL,
+      reason text,
       week_starts_at timestamptz NOT NULL,
       week_ends_at timestamptz NOT NULL,
       paused_at timestamptz NOT NULL,
@@ -35,20 +36,27 @@ async function createTables(db: Kysely<object> | Transaction<object>, t: TableNa
 
 type PauseEvent = Extract<UserGoalsEvent, { type: 'WeekPaused' | 'WeekPauseCanceled' }>;
 
-function pauseEvents(events: readonly RecordedEvent[]): PauseEvent[] {
+/** An erased account (domain/account): its pauses, and the reasons they carry, leave the read model. */
+type ErasedEvent = { type: 'PersonalDataErased'; data: { userId: string } };
+
+function pauseEvents(events: readonly RecordedEvent[]): (PauseEvent | ErasedEvent)[] {
   return events
-    .filter((e) => e.type === 'WeekPaused' || e.type === 'WeekPauseCanceled')
-    .map((e) => ({ type: e.type, data: e.data }) as PauseEvent);
+    .filter((e) => e.type === 'WeekPaused' || e.type === 'WeekPauseCanceled' || e.type === 'PersonalDataErased')
+    .map((e) => ({ type: e.type, data: e.data }) as PauseEvent | ErasedEvent);
 }
 
 /** The user's paused weeks; pauses are rare (a runner sets a few a year), one statement per event is fine. */
 export const goalPausesProjector: Projector<'goal_pauses'> = {
   name: 'goal-pauses',
-  version: 1,
+  version: 2,
   tables: ['goal_pauses'],
   createTables,
   async apply(events, { tx, tables, announce }) {
     for (const event of pauseEvents(events)) {
+      if (event.type === 'PersonalDataErased') {
+        await sql`DELETE FROM ${sql.table(tables.goal_pauses)} WHERE user_id = ${event.data.userId}`.execute(tx);
+        continue;
+      }
       const d = event.data;
       if (event.type === 'WeekPaused') {
         const week = weekStartingOn(event.data.weekStart, event.data.timeZone);

@@ -99,4 +99,35 @@ describe.each(databaseTargets())('personal data in events is crypto-shredded on 
     );
     expect(rebuilt.rows).toEqual([{ notes: null }]);
   });
+  it('shreds why a week was paused (an injury is health data) with the account, and the pauses read model lets go', async () => {
+    const dan = await createTestUser(runtime, 'dan');
+    const paused = await runtime.request('POST', '/goals/pauses', {
+      token: dan.token,
+      body: { week_start: '2026-11-30', reason: 'injury' },
+    });
+    expect(paused.status, paused.text).toBe(201);
+    const raw = await createPostgresEventStore(runtime.database).readStream(`user-goals-${dan.id}`);
+    const stored = raw.find((e) => e.type === 'WeekPaused')!;
+    expect(JSON.stringify(stored.data)).not.toContain('injury');
+    expect((stored.data as { reason: unknown }).reason).toHaveProperty('$personal');
+    const listed = await runtime.request('GET', '/goals/pauses', { token: dan.token });
+    expect(listed.body.data).toEqual([expect.objectContaining({ week_start: '2026-11-30', reason: 'injury' })]);
+
+    const rows = async () =>
+      (await sql`SELECT * FROM goal_pauses WHERE user_id = ${dan.id}`.execute(runtime.database.db)).rows;
+    expect(await rows()).toEqual([expect.objectContaining({ reason: 'injury' })]);
+
+    runtime.clock.advance(61_000);
+    await authClient(runtime)('GET', '/auth/v1/reauthenticate', { token: dan.token });
+    const nonce = /Your code: (\d{6})/.exec((await lastMail(runtime, dan.email)).text)![1]!;
+    expect((await runtime.request('DELETE', '/auth/me', { token: dan.token, body: { nonce } })).status).toBe(200);
+    await settle(runtime);
+
+    const events = await runtime.store.readStream(`user-goals-${dan.id}`);
+    expect(events.find((e) => e.type === 'WeekPaused')!.data).toMatchObject({ reason: null, weekStart: '2026-11-30' });
+    expect(await rows()).toEqual([]);
+    // Replayed after the erasure (a null reason), the read model lands on the same: nothing of dan's.
+    await runtime.projections.rebuild('goal-pauses');
+    expect(await rows()).toEqual([]);
+  });
 });

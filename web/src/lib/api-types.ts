@@ -19,7 +19,8 @@ export type GoalStats = Ok<Api['goals'][':id']['stats']['$get']>;
 /** The runner's paused weeks and the earliest week they may pause now (issue 25). */
 export type GoalPausesAnswer = Ok<Api['goals']['pauses']['$get']>;
 export type WeekPause = Element<GoalPausesAnswer['data']>;
-export type WeekPauseReason = WeekPause['reason'];
+/** A pause's reason (the API's is null only for an erased account's, which nobody reads). */
+export type WeekPauseReason = NonNullable<WeekPause['reason']>;
 
 export type Profile = Ok<Api['auth']['me']['$get']>['user'];
 export type XpInfo = Ok<Api['me']['xp']['$get']>['data'];

@@ -42,7 +42,7 @@ export function WeekPauses({ timeZone }: { readonly timeZone: string }) {
             <li key={p.week_start} className="list-row">
               <div>
                 <strong>Week of {label(p.week_start)}</strong>
-                <span className="muted small">{REASON_LABEL[p.reason]}</span>
+                {p.reason ? <span className="muted small">{REASON_LABEL[p.reason]}</span> : null}
               </div>
               <span className="status status-paused">Paused</span>
               {p.cancelable ? (
