@@ -182,6 +182,11 @@ describe.each(databaseTargets())('the streak across a paused week on %s', (targe
     expect(await streak()).toMatchObject({ current_streak: 2 });
     await moveTo('2026-12-08T16:00:00Z');
     expect(await streak()).toMatchObject({ current_streak: 2, last_completed_week: '2026-11-23' });
+    // A group's streak challenge shows the member the same streak their own dashboard does.
+    const group = await call('POST', '/groups', { name: 'Pausers' });
+    expect(group.status).toBe(201);
+    const challenges = (await call('GET', `/groups/${group.body.data.id}/challenges`)).body.data;
+    expect(challenges.streaks).toEqual([expect.objectContaining({ user_id: runner.id, current_streak: 2 })]);
     // The week after the pause completed: 3, the paused week neither broke the streak nor counted in it.
     await completeThisWeek('2026-12-08T14:00:00Z');
     expect(await streak()).toMatchObject({ current_streak: 3, longest_streak: 3 });

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { streakAsOf } from '../../../domain/gamification/streaks.ts';
 import { round2 } from '../../../domain/shared/units.ts';
-import { weekContaining, weekStartingOn, type WeekRange } from '../../../domain/shared/week.ts';
+import { type WeekRange, weekContaining, weekStartingOn } from '../../../domain/shared/week.ts';
 import { challengeFigures } from '../../../domain/stats/challenges.ts';
+import { pausedWeeksOfUsers } from '../../../projections/goal-pauses/pause-queries.ts';
 import type { MemberRow } from '../../../projections/groups/group-queries.ts';
 import {
   challengeRuns,
@@ -26,7 +27,15 @@ export async function groupChallenges(
   week: WeekRange,
 ) {
   const range = { from: week.start.toString(), to: week.end.toString() };
-  const [streaks, runs] = await Promise.all([memberStreaks(db, groupId), challengeRuns(db, groupId, viewerId, range)]);
+  const [streaks, runs, paused] = await Promise.all([
+    memberStreaks(db, groupId),
+    challengeRuns(db, groupId, viewerId, range),
+    // A paused week neither breaks nor extends a member's streak, here as on their own dashboard.
+    pausedWeeksOfUsers(
+      db,
+      members.map((m) => m.user_id),
+    ),
+  ]);
   const challengeMembers = members.map((m) => {
     const s = streaks.get(m.user_id);
     const aged = streakAsOf(
@@ -36,6 +45,7 @@ export async function groupChallenges(
         lastCompletedWeek: s?.last_completed_week ?? null,
       },
       week.weekStart,
+      paused.get(m.user_id),
     );
     return {
       user_id: m.user_id,
