@@ -5,8 +5,8 @@ import { executeCommand } from '../../app-server/commands/execute-command.ts';
 import { surgeDecider } from '../../domain/surge/decide.ts';
 import { allProjectors } from '../../projections/registry.ts';
 import { liveTableNames } from '../../projections/runner/projector.ts';
-import { cycle, saveCard, stakedGoal } from '../money/money-fixtures.ts';
 import { createGoal, deleteRun, endGoal, logRun, settle, testUser } from '../api/gamification-fixtures.ts';
+import { cycle, saveCard, stakedGoal } from '../money/money-fixtures.ts';
 import { type DatabaseTarget, databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 
 /** Every row of a table, as JSON text ordered by all its columns, so two copies compare exactly. */
@@ -98,6 +98,14 @@ describe.each(databaseTargets())('rebuilding every read model on %s', (target: D
     rt.clock.set('2026-12-15T07:00:00Z');
     await createGoal(rt, users[1]!.id, 'g-open', '2026-12-14');
     await logRun(rt, users[1]!.id, 'r-open-1', 6.5, '2026-12-15T05:30:00Z');
+    // Pauses with notice: one kept, one canceled (the pauses read model must rebuild to the same rows).
+    const pause = async (user: typeof bob, week_start: string, reason: string) =>
+      rt.request('POST', '/goals/pauses', { token: await user.token(), body: { week_start, reason } });
+    expect((await pause(bob, '2026-12-28', 'travel')).status).toBe(201);
+    expect((await pause(cy, '2027-01-04', 'injury')).status).toBe(201);
+    expect((await pause(cy, '2027-01-11', 'other')).status).toBe(201);
+    const canceled = await rt.request('DELETE', '/goals/pauses/2027-01-04', { token: await cy.token() });
+    expect(canceled.status).toBe(200);
     await logRun(rt, users[1]!.id, 'r-open-2', 4.25, '2026-12-15T06:30:00Z');
     await settle(rt);
   }, 300_000);
