@@ -295,6 +295,12 @@ describe('screens tour: every route and modal, photographed and checked with axe
   it('goals: the wizard step by step to a staked goal for next week, the cancel confirmation, the stats', async () => {
     await visit('/goals', page.getByRole('button', { name: 'Plan Next Week' }));
     await shoot(page, 'phone-goals');
+    // Pauses with notice (issue 25): the week picker and the reasons.
+    await page.getByRole('button', { name: 'Pause a Week' }).click();
+    await dialog('Pause a Week').waitFor();
+    await shoot(page, 'modal-pause-week', { fullPage: false });
+    await dialog('Pause a Week').getByRole('button', { name: 'Close', exact: true }).last().click();
+    await dialog('Pause a Week').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Plan Next Week' }).click();
     await dialog('Set Your Goal').waitFor();
     await page.getByLabel('Target (km)').fill('15');
