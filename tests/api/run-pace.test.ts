@@ -17,7 +17,9 @@ describe.each(databaseTargets())('a run’s pace in the API, on %s', (target) =>
     await rt?.close();
   });
 
-  it('is the time over the counted distance when a jump was left out', async () => {
+  it('is the time over the counted distance when a jump was left out, in the run and in its goal’s stats', async () => {
+    const goal = await rt.request('POST', '/goals', { token: ana.token, body: { type: 'distance', target_value: 20 } });
+    expect(goal.status).toBe(201);
     const body = runBody('2026-11-18T07:00:00Z', 5);
     const positions = body.gps_data.positions;
     // From the middle fix on, the track sits 0.0035° of latitude (≈ 390 m) further north: one jump in 30 s.
@@ -37,5 +39,9 @@ describe.each(databaseTargets())('a run’s pace in the API, on %s', (target) =>
     expect(run.pace_sec_per_km).toBe(Math.round(run.duration_sec / run.verification.xp_distance_km));
     const listed = (await rt.request('GET', '/runs', { token: ana.token })).body.data[0];
     expect(listed.pace_sec_per_km).toBe(run.pace_sec_per_km);
+    // The goal's statistics add up the same figures (the counted distance, not the claimed one).
+    const stats = (await rt.request('GET', `/goals/${goal.body.data.id}/stats`, { token: ana.token })).body.stats;
+    expect(stats.total_distance_km).toBeCloseTo(run.verification.xp_distance_km, 2);
+    expect(stats.average_pace_sec_per_km).toBe(run.pace_sec_per_km);
   });
 });

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { figuresOfAnswer } from '../../../domain/run/run-figures.ts';
 import { milestoneText } from '../../../domain/stats/milestones.ts';
 import { runTotals } from '../../../domain/stats/run-totals.ts';
 import { createGoalBodySchema, patchGoalBodySchema } from '../../../domain/validation/goal.ts';
@@ -6,18 +7,18 @@ import { goalListQuerySchema } from '../../../domain/validation/lists.ts';
 import { findCurrentGoal, findOwnGoal, findUpcomingGoal, listGoals } from '../../../projections/goals/goal-queries.ts';
 import { runsBetween } from '../../../projections/runs/run-queries.ts';
 import { userTimeZone } from '../../auth/user-time-zone.ts';
-import { requireUser } from '../middleware/require-user.ts';
 import { endGoal } from '../../commands/goals/change-goal.ts';
 import { createGoal } from '../../commands/goals/create-goal.ts';
 import { checkStakeTerms } from '../../commands/stakes/open-stake.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
+import { requireUser } from '../middleware/require-user.ts';
 import { awaitReadModels } from '../read-your-writes.ts';
+import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
 import { goalPausesRoutes } from './goal-pauses.ts';
 import { goalHistoryJson, goalJson } from './goals-json.ts';
 import { runsJson } from './runs-json.ts';
-import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
 
 const GOAL_NOT_FOUND = 'Goal not found';
 
@@ -74,13 +75,20 @@ export function goalsRoutes(deps: AppDeps) {
     })
     .get('/goals/:id/stats', guard, async (c) => {
       const goal = await ownGoalOr404(c.var.userId, pathId(c));
-      const runs = await runsBetween(db, c.var.userId, goal.week_starts_at, goal.week_ends_at);
-      const stats = runTotals(runs);
+      const runs = await runsJson(
+        db,
+        c.var.userId,
+        await runsBetween(db, c.var.userId, goal.week_starts_at, goal.week_ends_at),
+      );
+      // Totals over each run's own figures (the distance the policy counts), as every run screen shows them.
+      const stats = runTotals(
+        runs.map((run) => ({ distance_km: figuresOfAnswer(run).distanceKm, duration_sec: run.duration_sec })),
+      );
       return c.json({
         success: true as const,
         goal: goalJson(goal, deps.clock.now()),
         stats,
-        runs: await runsJson(db, c.var.userId, runs),
+        runs,
         milestone: milestoneText(stats.total_distance_km),
       });
     })

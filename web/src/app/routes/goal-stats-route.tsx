@@ -3,6 +3,7 @@ import { formatDistance, formatSpeed } from '../../../../domain/shared/units.ts'
 import { Page } from '../../components/page.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useGoalStats } from '../../features/goals/api/get-goal-stats.ts';
+import { figuresOfRun } from '../../features/runs/track/figures-of-run.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useDistanceUnit } from '../../lib/distance-unit.ts';
 import { formatDateTime, formatDuration, formatPace, weekOf } from '../../lib/format.ts';
@@ -63,7 +64,7 @@ export function GoalStatsRoute() {
           {data.runs.map((r) => (
             <li key={r.id} className="list-row">
               <Link to={`/runs/${encodeURIComponent(r.id)}`}>{formatDateTime(r.started_at).date}</Link>
-              <span>{formatDistance(r.distance_km, unit)}</span>
+              <span>{formatDistance(figuresOfRun(r).distanceKm, unit)}</span>
               <span className="muted">{formatDuration(r.duration_sec)}</span>
             </li>
           ))}
