@@ -1,16 +1,14 @@
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { createPostgresEventStore } from '../adapters/event-store/postgres/postgres-event-store.ts';
 import { auditCsv, auditSummary } from '../audit/audit-format.ts';
 import { reviewReleasedStakes } from '../audit/released-stake-review.ts';
 import { auditStakes, readWholeLog } from '../audit/stake-audit.ts';
 import { loadConfig } from '../config.ts';
-import type { Database } from '../db/database.ts';
 import { PersonalKeyVault } from '../privacy/key-vault.ts';
 import { personalDataRules } from '../privacy/personal-data-policy.ts';
 import { protectPersonalData } from '../privacy/protected-event-store.ts';
 import { runOperatorCommand } from './operator-command.ts';
-import { openOperatorDatabase } from './operator-database.ts';
+import { openOperatorDatabase, tableExists } from './operator-database.ts';
 
 /**
  * `npm run audit:stakes -- [--from ISO] [--to ISO] [--user ID] [--charity ID] [--format json|csv] [--strict]`:
@@ -40,7 +38,7 @@ async function main(): Promise<number> {
   });
   const store = protectPersonalData(raw, vault, personalDataRules);
   try {
-    const hasLog = await hasEventLog(database);
+    const hasLog = await tableExists(database, 'es_events');
     const readLog = () => (hasLog ? readWholeLog(store) : emptyLog());
     const filter = { from: args.from, to: args.to, userId: args.user, charityId: args.charity };
     const report = {
@@ -80,11 +78,6 @@ function parse() {
 }
 
 /** Whether the event store's table exists: a database no server has started on has none. */
-async function hasEventLog(database: Database): Promise<boolean> {
-  const { rows } = await sql<{ t: string | null }>`SELECT to_regclass('es_events')::text AS t`.execute(database.db);
-  return rows[0]?.t != null;
-}
-
 async function* emptyLog(): AsyncIterable<never> {}
 
 await runOperatorCommand(main);

@@ -6,7 +6,7 @@ import { readWholeLog } from '../audit/stake-audit.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { runOperatorCommand } from './operator-command.ts';
-import { openOperatorDatabase } from './operator-database.ts';
+import { openOperatorDatabase, tableExists } from './operator-database.ts';
 
 /**
  * `npm run ledger:charities -- --month YYYY-MM [--format json|csv]`: what each charity is owed for a month (UTC),
@@ -27,7 +27,7 @@ async function main(): Promise<number> {
   // Stake events hold no personal data: the raw log is enough (no key vault).
   const store = createPostgresEventStore(database);
   try {
-    const lines = (await hasTable(database, 'es_events'))
+    const lines = (await tableExists(database, 'es_events'))
       ? await charityLedgerOfLog(readWholeLog(store), args.month)
       : [];
     const rows = ledgerRows(lines, await charityNames(database));
@@ -58,14 +58,9 @@ function parse() {
   return { month: values.month, format: values.format as 'json' | 'csv' };
 }
 
-async function hasTable(database: Database, name: string): Promise<boolean> {
-  const { rows } = await sql<{ t: string | null }>`SELECT to_regclass(${name})::text AS t`.execute(database.db);
-  return rows[0]?.t != null;
-}
-
 /** Charity names by id (the table exists once a server has started). */
 async function charityNames(database: Database): Promise<Map<string, string>> {
-  if (!(await hasTable(database, 'charities'))) return new Map();
+  if (!(await tableExists(database, 'charities'))) return new Map();
   const { rows } = await sql<{ id: string; name: string }>`SELECT id, name FROM charities`.execute(database.db);
   return new Map(rows.map((r) => [r.id, r.name]));
 }

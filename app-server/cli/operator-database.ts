@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { createRuntime, type Runtime } from '../runtime.ts';
@@ -32,4 +33,13 @@ export async function operatorRuntime(config: Config): Promise<Runtime> {
     await database.close();
     throw error;
   }
+}
+
+/**
+ * Whether `table` exists: the read-only commands run on any database, also one no server has started yet (no event
+ * log, no charities), where they report nothing instead of creating tables.
+ */
+export async function tableExists(database: Database, table: string): Promise<boolean> {
+  const { rows } = await sql<{ t: string | null }>`SELECT to_regclass(${table})::text AS t`.execute(database.db);
+  return rows[0]?.t != null;
 }
