@@ -1,12 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase } from '../support/scratch-database.ts';
-import {
-  freePort,
-  type NodeProcess,
-  type ServerProcess,
-  startServerProcess,
-  startWorkerProcess,
-} from '../support/server-process.ts';
+import { type Deployment, scratchDeployment } from '../support/deployment.ts';
+import { type ServerProcess, startServerProcess, startWorkerProcess } from '../support/server-process.ts';
 
 /**
  * docker-compose.yml starts API replicas (RUN_WORKERS=false) and a worker at the same moment on a fresh database.
@@ -18,25 +12,15 @@ import {
 const postgres = process.env.DATABASE_URL ? [process.env.DATABASE_URL] : [];
 
 describe.each(postgres)('two APIs and two workers started at once on a fresh database (%s)', (baseUrl) => {
-  let scratch: { url: string; drop(): Promise<void> } | undefined;
-  const apis: ServerProcess[] = [];
-  const workers: NodeProcess[] = [];
+  let deployment: Deployment | undefined;
 
   afterAll(async () => {
-    await Promise.all([...apis, ...workers].map((p) => p.stop()));
-    await scratch?.drop();
+    await deployment?.close();
   });
 
   it('all four start, stay up, and both APIs serve (a sign-up on one, a sign-in on the other)', async () => {
-    scratch = await createScratchDatabase(baseUrl, 'ss_start');
-    const port = String(await freePort());
-    const env = {
-      DATABASE_URL: scratch.url,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      NODE_ENV: 'development',
-      AUTH_TRUST_PROXY: 'true',
-      DATABASE_POOL_SIZE: '4',
-    };
+    deployment = await scratchDeployment(baseUrl, 'ss_start');
+    const { env, port, apis, workers } = deployment;
     const api = (extra: Record<string, string>) => startServerProcess({ ...env, RUN_WORKERS: 'false', ...extra });
     // Spawned in the same tick: each races the others through migrations and read-model creation.
     const started = await Promise.allSettled([

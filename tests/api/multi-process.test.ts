@@ -1,8 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase } from '../support/scratch-database.ts';
+import { type Deployment, scratchDeployment } from '../support/deployment.ts';
 import {
-  freePort,
-  type NodeProcess,
   type ServerProcess,
   signUpOverHttp,
   startServerProcess,
@@ -19,27 +17,16 @@ import { runBody } from '../support/users.ts';
 const postgres = process.env.DATABASE_URL ? [process.env.DATABASE_URL] : [];
 
 describe.each(postgres)('two APIs and two workers, one killed with SIGKILL while runners post (%s)', (baseUrl) => {
-  let scratch: { url: string; drop(): Promise<void> } | undefined;
-  const apis: ServerProcess[] = [];
-  const workers: NodeProcess[] = [];
+  let deployment: Deployment | undefined;
 
   afterAll(async () => {
-    await Promise.all([...apis, ...workers].map((p) => p.stop()));
-    await scratch?.drop();
+    await deployment?.close();
   });
 
   it('every acknowledged run is visible through the other API within 3 s, and counted once', async () => {
-    scratch = await createScratchDatabase(baseUrl, 'ss_multi');
-    const port = String(await freePort());
-    const env = {
-      DATABASE_URL: scratch.url,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      NODE_ENV: 'development',
-      AUTH_TRUST_PROXY: 'true',
-      DATABASE_POOL_SIZE: '4',
-      // Four runners from one address post faster than a person would.
-      RATE_LIMIT_MULTIPLIER: '1000',
-    };
+    // Four runners from one address post faster than a person would.
+    deployment = await scratchDeployment(baseUrl, 'ss_multi', { RATE_LIMIT_MULTIPLIER: '1000' });
+    const { env, port, apis, workers } = deployment;
     // One first, so the schema exists before the others start (their racing start is concurrent-start.test.ts's).
     apis.push(await startServerProcess({ ...env, RUN_WORKERS: 'false', PORT: port }));
     apis.push(await startServerProcess({ ...env, RUN_WORKERS: 'false' }));
