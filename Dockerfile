@@ -3,6 +3,8 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The shell's own Capacitor plugin is a local package (file:): npm links it, so its package.json must be there.
+COPY native/plugins/health-routes/package.json ./native/plugins/health-routes/
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run web:build
@@ -11,6 +13,7 @@ FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
+COPY native/plugins/health-routes/package.json ./native/plugins/health-routes/
 RUN npm install --omit=dev --no-audit --no-fund
 COPY domain ./domain
 COPY projections ./projections

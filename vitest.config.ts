@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { filesNeedingAbsentServers } from './tests/support/needs-server.ts';
 
 const E2E = 'tests/e2e/**/*.test.ts';
 
@@ -23,7 +24,8 @@ export default defineConfig({
             'web/**/*.test.ts',
             'native/src/**/*.test.ts',
           ],
-          exclude: ['**/node_modules/**', E2E],
+          // Without DATABASE_URL (or READ_REPLICA_URL) the files needing that server have nothing to run.
+          exclude: ['**/node_modules/**', E2E, ...filesNeedingAbsentServers(process.env)],
         },
       },
       {

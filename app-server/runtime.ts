@@ -2,7 +2,8 @@ import type { Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { EventStore } from '../domain/shared/event-store.ts';
 import { allProjectors } from '../projections/registry.ts';
-import { ProjectionRunner } from '../projections/runner/projection-runner.ts';
+import { ProjectionRunner } from '../projections/engine/projection-runner.ts';
+import { withInlineProjections } from '../projections/engine/inline-projections.ts';
 import type { AuthCore } from './auth/auth-core.ts';
 import { createAuthCore } from './auth/auth-module.ts';
 import { createErrorReporter } from './adapters/error-reporting/error-reporter.ts';
@@ -20,6 +21,7 @@ import { PersonalKeyVault } from './privacy/key-vault.ts';
 import { personalDataRules } from './privacy/personal-data-policy.ts';
 import { protectPersonalData } from './privacy/protected-event-store.ts';
 import { ChangeHub } from './realtime/change-hub.ts';
+import { createReadCache, type ReadCache } from './http/read-cache.ts';
 import { createPushSender } from './adapters/push/create-push-sender.ts';
 import type { PushSender } from './adapters/push/push-sender.ts';
 import { createStravaClient } from './adapters/strava/create-strava-client.ts';
@@ -39,6 +41,8 @@ export interface Runtime {
   readonly processes: ProcessManagerHost;
   /** This instance's fan-out of "your list changed" to SSE connections. */
   readonly changes: ChangeHub;
+  /** Exact cached answers of the hot reads (null with a read replica: read-cache.ts). */
+  readonly readCache: ReadCache | null;
   readonly app: AppType;
   /** The auth service, for workers and tests (keys, sessions, mailbox). */
   readonly auth: AuthCore;
@@ -85,7 +89,13 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     serverSecret: config.AUTH_ENCRYPTION_KEY,
     now: () => clock.now(),
   });
-  const store = protectPersonalData(createPostgresEventStore(database), vault, personalDataRules);
+  // Every path that appends (routes, process managers, sync, CLI through the runtime) gets this one store, so every
+  // append of a run or goal event applies the inline read models in its own transaction (inline-projections.ts).
+  const store = withInlineProjections(
+    protectPersonalData(createPostgresEventStore(database), vault, personalDataRules),
+    database.db,
+    allProjectors,
+  );
   const payments =
     overrides.payments !== undefined ? overrides.payments : createPaymentGateway(config, { db: database.db, clock });
   // FCM when configured; otherwise notifications are in-app only.
@@ -121,6 +131,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   });
   const changes = new ChangeHub();
   await changes.start(database);
+  const readCache = createReadCache(database, changes);
   const auth = createAuthCore({ config, clock, logger, database, store });
   const errors = createErrorReporter({ dsn: config.SENTRY_DSN, environment: config.NODE_ENV });
   const app = createApp({
@@ -132,6 +143,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     store,
     auth,
     changes,
+    readCache,
     payments,
     push,
     errors,
@@ -148,6 +160,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     projections,
     processes,
     changes,
+    readCache,
     app,
     auth,
     payments,
@@ -161,6 +174,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
       await processes.stop();
       await projections.stop();
       await changes.stop();
+      readCache?.stop();
       await store.close();
       await errors.flush();
       if (!overrides.database) await database.close();

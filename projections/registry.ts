@@ -4,7 +4,7 @@ import { goalPausesProjector } from './goal-pauses/goal-pauses-projector.ts';
 import { goalsProjector } from './goals/goals-projector.ts';
 import { groupsProjector } from './groups/groups-projector.ts';
 import { logStatsProjector } from './log-stats/log-stats-projector.ts';
-import type { Projector } from './runner/projector.ts';
+import type { Projector } from './engine/projector.ts';
 import { runsProjector } from './runs/runs-projector.ts';
 import { stakesProjector } from './stakes/stakes-projector.ts';
 import { surgeProjector } from './surge/surge-projector.ts';

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
-import { isStakeStream } from '../../domain/shared/streams.ts';
+import { isCharityPayoutStream, isStakeStream } from '../../domain/shared/streams.ts';
+import type { CharityPaidOut } from '../../domain/stake/charity-payout.ts';
 import {
   addToCharityLedger,
   type CharityLedger,
@@ -21,6 +22,8 @@ export type CharityLedgerRow = {
   refunded_cents: number;
   refund_charity_cents: number;
   owed_cents: number;
+  paid_cents: number;
+  due_cents: number;
 };
 
 /** The charity ledger of the whole log (read once, in order), or of one month `YYYY-MM` (UTC). */
@@ -30,6 +33,10 @@ export async function charityLedgerOfLog(
 ): Promise<CharityLedgerLine[]> {
   const ledger: CharityLedger = new Map();
   for await (const recorded of events) {
+    if (isCharityPayoutStream(recorded.streamId) && recorded.type === 'CharityPaidOut') {
+      addToCharityLedger(ledger, recorded as unknown as CharityPaidOut);
+      continue;
+    }
     if (!isStakeStream(recorded.streamId)) continue;
     if (recorded.type !== 'StakeCollected' && recorded.type !== 'StakeRefunded') continue;
     addToCharityLedger(ledger, recorded as unknown as StakeEvent);
@@ -54,6 +61,8 @@ export function ledgerRows(
     refunded_cents: l.refundedCents,
     refund_charity_cents: l.refundCharityCents,
     owed_cents: l.owedCents,
+    paid_cents: l.paidCents,
+    due_cents: l.dueCents,
   }));
 }
 
@@ -69,6 +78,8 @@ const COLUMNS: readonly (keyof CharityLedgerRow)[] = [
   'refunded_cents',
   'refund_charity_cents',
   'owed_cents',
+  'paid_cents',
+  'due_cents',
 ];
 
 /** The rows as CSV (RFC 4180 quoting), with a header row even when there are no rows. */

@@ -283,9 +283,7 @@ describe('the charity ledger: owed = 80% of captures − the refunds’ charity 
           };
         }
         const report = await auditStakes(recorded(events));
-        expect(report.violations.some((v) => v.stakeId === 'ledger' && v.rule.startsWith('charity ledger'))).toBe(
-          true,
-        );
+        expect(report.violations.some((v) => v.stakeId === 'ledger' && v.rule.startsWith('charity ledger'))).toBe(true);
       }),
       { numRuns: RUNS },
     );

@@ -9,7 +9,8 @@ import {
 } from '../../domain/stake/charity-ledger.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { StakeHoldReleaseConfirmed } from '../process/stakes/release-confirmed.ts';
-import { isStakeStream } from '../../domain/shared/streams.ts';
+import { isCharityPayoutStream, isStakeStream } from '../../domain/shared/streams.ts';
+import type { CharityPaidOut } from '../../domain/stake/charity-payout.ts';
 
 /** Which stakes to audit: opened within [from, to), of one user, or for one charity. */
 export type AuditFilter = {
@@ -62,6 +63,10 @@ type Working = AuditedStake & {
   releases: Map<string, string>;
   /** The stake's money events, for the charity ledger of the stakes inside the filter. */
   moneyEvents: StakeEvent[];
+  /** An appeal was accepted: nothing may be collected from then on (issue 25). */
+  appealAccepted: boolean;
+  /** The idempotency keys of the refunds made: the same refund twice is money given back twice. */
+  refundKeys: Set<string>;
 };
 
 /**
@@ -69,7 +74,8 @@ type Working = AuditedStake & {
  * captured = donation + fee; the donation is exactly the charity share when a charity was chosen and 0 otherwise;
  * no money taken for a completed goal; no capture requested at or after the hold's deadline; a released hold was
  * not captured; refunds never exceed the capture and give back the charity's share by splitRefund; the charity
- * ledger equals, per charity and month, 80% of each capture (rounded down) minus the refunds' charity share.
+ * ledger equals, per charity and month, 80% of each capture (rounded down) minus the refunds' charity share;
+ * nothing collected after an accepted appeal; no refund made twice (issue 25).
  * Releases not yet confirmed by the provider are listed (owed, not yet a violation).
  */
 export async function auditStakes(
@@ -79,8 +85,11 @@ export async function auditStakes(
   const stakes = new Map<string, Working>();
   const completedGoals = new Set<string>();
   const confirmations = new Map<string, StakeHoldReleaseConfirmed['data']>();
+  const payouts: CharityPaidOut[] = [];
   for await (const recorded of events) {
-    if (recorded.type === 'GoalCompleted') completedGoals.add((recorded.data as { goalId: string }).goalId);
+    if (isCharityPayoutStream(recorded.streamId) && recorded.type === 'CharityPaidOut') {
+      payouts.push(recorded as unknown as CharityPaidOut);
+    } else if (recorded.type === 'GoalCompleted') completedGoals.add((recorded.data as { goalId: string }).goalId);
     else if (recorded.type === 'StakeHoldReleaseConfirmed') {
       const d = (recorded as unknown as StakeHoldReleaseConfirmed).data;
       confirmations.set(d.idempotencyKey, d);
@@ -109,7 +118,16 @@ export async function auditStakes(
         s.violations.push(`released hold ${paymentIntentId} was captured`);
     }
     for (const event of s.moneyEvents) addToCharityLedger(ledger, event);
-    const { settlements: _s, captureDeadline: _c, captureRequested: _r, releases: _l, moneyEvents: _m, ...audited } = s;
+    const {
+      settlements: _s,
+      captureDeadline: _c,
+      captureRequested: _r,
+      releases: _l,
+      moneyEvents: _m,
+      appealAccepted: _a,
+      refundKeys: _k,
+      ...audited
+    } = s;
     report.stakes.push(audited);
     for (const rule of s.violations) report.violations.push({ stakeId: s.stakeId, rule });
     const t = report.totals;
@@ -123,6 +141,10 @@ export async function auditStakes(
       t.byCharity[s.charityId] = { stakes: c.stakes + 1, donationCents: c.donationCents + s.donationCents };
     }
   }
+  // What has been paid out beside what is owed: shown, not a rule (a refund after a payout leaves a month owing back).
+  for (const payout of payouts) {
+    if (!filter.charityId || payout.data.charityId === filter.charityId) addToCharityLedger(ledger, payout);
+  }
   report.ledger = ledgerLines(ledger);
   const audited = [...stakes.values()].filter((s) => matchesFilter(s, filter));
   for (const rule of ledgerDiscrepancies(report.ledger, audited)) report.violations.push({ stakeId: 'ledger', rule });
@@ -131,6 +153,9 @@ export async function auditStakes(
   );
   return report;
 }
+
+/** The events that take money: none may follow an accepted appeal. */
+const COLLECTING: ReadonlySet<string> = new Set(['StakeCaptureRequested', 'StakeChargeRequested', 'StakeCollected']);
 
 function apply(stakes: Map<string, Working>, event: StakeEvent & RecordedEvent): void {
   if (event.type === 'StakeOpened') {
@@ -159,13 +184,19 @@ function apply(stakes: Map<string, Working>, event: StakeEvent & RecordedEvent):
       captureRequested: false,
       releases: new Map(),
       moneyEvents: [],
+      appealAccepted: false,
+      refundKeys: new Set(),
     });
     return;
   }
   const s = stakes.get(event.data.stakeId);
   if (!s) return;
   s.history.push(event.type);
+  if (s.appealAccepted && COLLECTING.has(event.type)) s.violations.push(`${event.type} after an accepted appeal`);
   switch (event.type) {
+    case 'StakeAppealAccepted':
+      s.appealAccepted = true;
+      return;
     case 'StakeHoldPlaced':
       s.captureDeadline = event.data.captureBefore;
       return;
@@ -207,6 +238,8 @@ function apply(stakes: Map<string, Working>, event: StakeEvent & RecordedEvent):
     case 'StakeRefunded': {
       const d = event.data;
       s.moneyEvents.push(event);
+      if (s.refundKeys.has(d.idempotencyKey)) s.violations.push(`refund ${d.idempotencyKey} made twice`);
+      s.refundKeys.add(d.idempotencyKey);
       if (s.capturedCents === 0 || s.refundedCents + d.refundedCents > s.capturedCents) {
         s.violations.push(`refunded ${s.refundedCents + d.refundedCents}c of ${s.capturedCents}c collected`);
       } else {

@@ -4,6 +4,7 @@ import { createPostgresEventStore } from '../adapters/event-store/postgres/postg
 import { charityLedgerOfLog, ledgerCsv, ledgerRows } from '../audit/charity-ledger-report.ts';
 import { readWholeLog } from '../audit/stake-audit.ts';
 import { loadConfig } from '../config.ts';
+import { LEDGER_MONTH } from '../../domain/stake/charity-ledger.ts';
 import type { Database } from '../db/database.ts';
 import { runOperatorCommand } from './operator-command.ts';
 import { openOperatorDatabase, tableExists } from './operator-database.ts';
@@ -52,7 +53,7 @@ function parse() {
     strict: true,
   });
   if (values.format !== 'json' && values.format !== 'csv') throw new Error('--format must be json or csv');
-  if (values.month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(values.month)) {
+  if (values.month !== undefined && !LEDGER_MONTH.test(values.month)) {
     throw new Error('--month must be a month as YYYY-MM, for example 2026-12');
   }
   return { month: values.month, format: values.format as 'json' | 'csv' };

@@ -1,7 +1,7 @@
 import { createPostgresEventStore } from '../adapters/event-store/postgres/postgres-event-store.ts';
 import { loadConfig } from '../config.ts';
 import { createRuntime } from '../runtime.ts';
-import type { PoisonedEvent } from '../../projections/runner/poisoned-events.ts';
+import type { PoisonedEvent } from '../../projections/engine/poisoned-events.ts';
 
 const USAGE = `Usage: npm run projections:poisoned -- <command>
   list [--all]    events a projection refused and passed (open ones; --all: skipped and replayed too)

@@ -4,7 +4,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { EventStore } from '../../domain/shared/event-store.ts';
 import type { Database } from '../db/database.ts';
 import { actorMetadata, type CommandMetadata } from './event-metadata.ts';
-import { keyedEventIds, keyedId, type RequestKey } from './idempotency/request-key.ts';
+import { executeInTransaction } from './execute-command.ts';
 
 /** What a user's command needs: the store, the database (for multi-stream transactions), who, when, which request. */
 export interface UserCommandContext {
@@ -13,20 +13,28 @@ export interface UserCommandContext {
   readonly userId: string;
   readonly now: Date;
   readonly correlationId: string;
-  /** The request's Idempotency-Key when it sent one (creating routes): ids and event ids are then derived from it. */
-  readonly idempotency?: RequestKey | null;
 }
 
 /** Metadata of the events a user's command appends. */
 export function userMetadata(context: UserCommandContext): CommandMetadata {
-  // With an Idempotency-Key the event ids are the key's, so a twin request decides the same ids (kept once).
-  const eventIds = context.idempotency ? keyedEventIds(context.idempotency) : undefined;
-  return actorMetadata(context.userId, context.correlationId, context.now, eventIds);
+  return actorMetadata(context.userId, context.correlationId, context.now);
 }
 
-/** The id of the aggregate a creating command makes: from the Idempotency-Key when there is one, else random. */
-export function newAggregateId(context: UserCommandContext, purpose?: string): string {
-  return context.idempotency ? keyedId(context.idempotency, purpose) : randomUUID();
+/**
+ * The id of the aggregate a creating command makes: random. A keyed retry does not make it again: it answers the
+ * result its first execution recorded (idempotency/keyed-request.ts).
+ */
+export function newAggregateId(): string {
+  return randomUUID();
+}
+
+/** The transaction a command writes in: the caller's (a keyed request's `once`), or one of its own. */
+export function inTransaction<T>(
+  context: UserCommandContext,
+  tx: Transaction<object> | undefined,
+  work: (tx: Transaction<object>) => Promise<T>,
+): Promise<T> {
+  return tx ? work(tx) : executeInTransaction(context.database, work);
 }
 
 /** The context's time as the domain takes it. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * A UUID derived from its parts: the same parts give the same id. An award caused by the same event gets the same
- * ids on a redelivery, a badge the same id in every rebuild, a retried request (same Idempotency-Key) the same run.
+ * ids on a redelivery, a badge the same id in every rebuild, a recording the same run (runs/recording-id.ts).
  * Formatted as a version-8 (custom) UUID so the store's uuid column takes it.
  */
 export function deterministicUuid(...parts: readonly string[]): string {

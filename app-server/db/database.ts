@@ -34,9 +34,25 @@ export interface Database {
     onNotify: (payload: string) => void,
     options?: { onReconnect?: () => void },
   ): Promise<() => Promise<void>>;
+  /**
+   * Like `listen`, and `barrier()` resolves once every notification committed before the call was handed to
+   * `onNotify` (rejects while the connection is down). In-process on PGlite: a commit hands its notifications to the
+   * listeners before its own promise resolves, so there is nothing to wait for.
+   */
+  follow(
+    channel: string,
+    onNotify: (payload: string) => void,
+    options?: { onReconnect?: () => void },
+  ): Promise<Following>;
   /** The LISTEN connections in use, for /health (PGlite's in-process notifications cannot be lost). */
   listenStatus(): ListenStatus[];
   close(): Promise<void>;
+}
+
+/** A LISTEN that can prove it has delivered everything committed so far (Database.follow). */
+export interface Following {
+  barrier(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export interface OpenDatabaseOptions {
@@ -129,33 +145,41 @@ async function openPostgres(
   const routing = replicaPool ? replicaRouting(pool, replicaPool) : null;
   const db = new Kysely<object>({ dialect: new PostgresDialect({ pool }) });
   const listeners = new Set<ResilientListener>();
+  const follow: Database['follow'] = async (channel, onNotify, options = {}) => {
+    const listener = new ResilientListener({
+      channel,
+      newClient: () =>
+        new pg.Client({
+          connectionString,
+          types,
+          application_name: `${APPLICATION_NAME}-listen`,
+          options: SESSION_OPTIONS,
+          keepAlive: true,
+        }),
+      onNotify,
+      onError: onConnectionError,
+      ...(options.onReconnect ? { onReconnect: options.onReconnect } : {}),
+    });
+    listeners.add(listener);
+    await listener.start();
+    return {
+      barrier: () => listener.sync(),
+      stop: async () => {
+        listeners.delete(listener);
+        await listener.stop();
+      },
+    };
+  };
   return {
     db,
     readDb: routing?.readDb ?? db,
     readReplica: routing?.replica ?? null,
     kind: 'postgres',
     async listen(channel, onNotify, options = {}) {
-      const listener = new ResilientListener({
-        channel,
-        newClient: () =>
-          new pg.Client({
-            connectionString,
-            types,
-            application_name: `${APPLICATION_NAME}-listen`,
-            options: SESSION_OPTIONS,
-            keepAlive: true,
-          }),
-        onNotify,
-        onError: onConnectionError,
-        ...(options.onReconnect ? { onReconnect: options.onReconnect } : {}),
-      });
-      listeners.add(listener);
-      await listener.start();
-      return async () => {
-        listeners.delete(listener);
-        await listener.stop();
-      };
+      const following = await follow(channel, onNotify, options);
+      return () => following.stop();
     },
+    follow,
     listenStatus: () => [...listeners].map((listener) => listener.status),
     async close() {
       await Promise.all([...listeners].map((listener) => listener.stop()));
@@ -180,6 +204,10 @@ async function openPglite(dataDir: string): Promise<Database> {
     async listen(channel, onNotify) {
       const unsubscribe = await pglite.listen(channel, onNotify);
       return async () => unsubscribe();
+    },
+    async follow(channel, onNotify) {
+      const unsubscribe = await pglite.listen(channel, onNotify);
+      return { barrier: async () => {}, stop: async () => unsubscribe() };
     },
     listenStatus: () => [],
     async close() {

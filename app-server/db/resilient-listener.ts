@@ -60,6 +60,19 @@ export class ResilientListener {
     return { channel: this.#options.channel, connected: this.#connected, reconnects: this.#reconnects };
   }
 
+  /**
+   * Resolves once every notification committed before this call has been handed to onNotify; rejects while the
+   * connection is down (notifications may be getting lost). A round trip on the LISTEN connection itself: PostgreSQL
+   * signals every listener of the database when a NOTIFY commits, and a backend sends the notifications it was
+   * signalled about before the ReadyForQuery that ends a statement (postgres.c, "ensure stable behavior"); node-postgres
+   * emits 'notification' as it parses them, before the statement's promise resolves.
+   */
+  async sync(): Promise<void> {
+    const client = this.#client;
+    if (!this.#connected || client === null) throw new Error(`Not listening on ${this.#options.channel}`);
+    await client.query('SELECT 1');
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#retryTimer) clearTimeout(this.#retryTimer);

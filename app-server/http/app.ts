@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { AuthCore } from '../auth/auth-core.ts';
 import { devApp, gotrueApp } from '../auth/auth-module.ts';
 import type { EventStore } from '../../domain/shared/event-store.ts';
-import type { ProjectionRunner } from '../../projections/runner/projection-runner.ts';
+import type { ProjectionRunner } from '../../projections/engine/projection-runner.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -53,6 +53,7 @@ import {
 import type { StravaClient } from '../adapters/strava/strava-client.ts';
 import type { PushSender } from '../adapters/push/push-sender.ts';
 import type { ChangeHub } from '../realtime/change-hub.ts';
+import type { ReadCache } from './read-cache.ts';
 
 /** Everything the HTTP layer needs, wired by the composition root (runtime.ts). */
 export interface AppDeps {
@@ -67,6 +68,8 @@ export interface AppDeps {
   readonly auth: AuthCore;
   /** This instance's fan-out of projection change announcements to SSE connections. */
   readonly changes: ChangeHub;
+  /** Exact cached answers of the hot reads (read-cache.ts); the reads go to the database without one. */
+  readonly readCache?: ReadCache | null;
   /** The card processor, or null when payments are not configured (routes then answer the spec's message). */
   readonly payments: PaymentGateway | null;
   /** Unexpected errors go to the error-reporting service (Sentry when configured). */

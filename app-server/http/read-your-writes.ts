@@ -1,16 +1,20 @@
 import type { Context } from 'hono';
 import type { LogPosition } from '../../domain/shared/event-store.ts';
+import type { ProjectionRunner } from '../../projections/engine/projection-runner.ts';
+import { readModelsReachedBy } from '../../projections/read-models-reached.ts';
 import type { ReadModelName } from '../../projections/registry.ts';
-import type { ProjectionRunner } from '../../projections/runner/projection-runner.ts';
 import type { AppEnv } from './app-env.ts';
+import { writtenTypes } from './request-writes.ts';
 
 /**
- * Read-your-writes, bounded. A command route answers with rows from read models, so it waits until the ones it
- * reads have applied its events; but only those (not all nine: the ledger or the feed must not hold up a run), and
- * only for so long. Once the events are saved the answer is a success whatever happens next: if the read models
+ * Read-your-writes, bounded. A command route answers with rows from read models, and the client reads others right
+ * after, so it waits until the read models its events reach have applied them: those whose projector handles a type
+ * it appended (projections/read-models-reached.ts; the inline ones, committed with the write, and the log
+ * statistics never), not a list the route keeps; and only for so long. Once the events are saved the answer is a success whatever happens next: if the read models
  * are late (a slow or failing projection, the database going away), the route answers its status with what it knows
  * (the new id) and says which read models are catching up, instead of an error the client would retry into a
- * duplicate. The error handler gives that answer (see savedWriteAnswer).
+ * duplicate. The route gives that answer at its call site (readModelsAt); the error handler gives it for a failure
+ * after the save (savedWriteAnswer).
  */
 
 /** The longest a write waits for its read models before answering without them. */
@@ -19,50 +23,74 @@ export const READ_MODELS_WAIT_MS = 2_000;
 /** Names the read models a saved write's answer could not wait for (comma-separated). */
 export const CATCHING_UP_HEADER = 'X-Read-Models-Catching-Up';
 
-/** A write that has been saved: the answer it gets if its read models cannot be read in time. */
-export interface SavedWrite {
+/** What a route answers for a saved write if its read models cannot be read in time. */
+export interface SavedAnswer {
   readonly status: 200 | 201;
   /** The answer's `data` without read models: at least the saved object's id. */
   readonly data: Readonly<Record<string, unknown>>;
-  /** The read models the route's answer reads. */
-  readonly needs: readonly ReadModelName[];
 }
 
-/** Thrown when the read models a saved write needs did not reach it in time. */
-export class ReadModelsCatchingUp extends Error {
-  readonly behind: readonly string[];
-
-  constructor(behind: readonly string[]) {
-    super(`Read models ${behind.join(', ')} have not reached the write yet`);
-    this.name = 'ReadModelsCatchingUp';
-    this.behind = behind;
-  }
+/** A write that has been saved: its late answer, and the read models its events reach (derived, never listed). */
+export interface SavedWrite extends SavedAnswer {
+  readonly needs: readonly string[];
 }
 
 /**
- * Call right after a command appended at `position` (null: it changed nothing, so there is nothing to wait for).
- * Marks the request's write as saved, then waits up to READ_MODELS_WAIT_MS for the read models in `write.needs`.
+ * What a route that saves runs leaves to catch up: the group feed's card, which the runner's answer does not show and
+ * the feed shows once the worker applies it. A run's answer comes from the inline read models
+ * (runs, goals) in its own transaction and never waits for a worker (issue 23): a new asynchronous read model that
+ * a run reaches is waited for until it is named here, and tests/api/read-your-writes.test.ts fails until then.
+ */
+export const A_RUN_LEAVES_TO_CATCH_UP: readonly ReadModelName[] = ['feed'];
+
+/** The wait's outcome: ready (answer in full), or the answer to give now, without the read models that are late. */
+export type ReadModelsWait = { readonly ready: true } | { readonly ready: false; readonly answer: Response };
+
+const READY: ReadModelsWait = { ready: true };
+
+/**
+ * Call right after a command appended at `position` (null: it changed nothing, so there is nothing to wait for),
+ * with a command context from commandContext (its store notes what the request appended: request-writes.ts).
+ * Marks the request's write as saved, then waits up to READ_MODELS_WAIT_MS for the read models its event types
+ * reach; a write this request did not append itself (a repeat answered from an earlier one) waits for every one.
+ * `leavesToCatchUp` names those the route deliberately answers without (A_RUN_LEAVES_TO_CATCH_UP), never a list of
+ * what to wait for.
+ * Late read models are an outcome, not an error: the route returns `answer` at the call site. A failure while
+ * waiting (the database gone) still throws, and the error handler answers the saved write the same way
+ * (savedWriteAnswer), never an error the client would retry.
  *
  * @example
  * const { runId, position } = await logRun(context, body);
- * await awaitReadModels(c, deps.projections, position, { needs: ['runs', 'goals'], status: 201, data: { id: runId } });
+ * const wait = await readModelsAt(c, deps.projections, position, { status: 201, data: { id: runId } });
+ * if (!wait.ready) return wait.answer;
  * return c.json(await savedRun(context.userId, runId), 201);
  */
-export async function awaitReadModels(
+export async function readModelsAt(
   c: Context<AppEnv>,
   projections: ProjectionRunner,
   position: LogPosition | null,
-  write: SavedWrite,
-): Promise<void> {
-  if (!position) return;
+  { leavesToCatchUp = [], ...answer }: SavedAnswer & { readonly leavesToCatchUp?: readonly ReadModelName[] },
+): Promise<ReadModelsWait> {
+  if (!position) return READY;
+  const reached = readModelsReachedBy(writtenTypes(c, position));
+  const needs = reached.filter((name) => !(leavesToCatchUp as readonly string[]).includes(name));
+  const write: SavedWrite = { ...answer, needs };
   c.set('savedWrite', write);
-  const behind = await projections.reached(position, { projections: write.needs, timeoutMs: READ_MODELS_WAIT_MS });
-  if (behind.length > 0) throw new ReadModelsCatchingUp(behind);
+  if (needs.length === 0) return READY;
+  const behind = await projections.reached(position, { projections: needs, timeoutMs: READ_MODELS_WAIT_MS });
+  return behind.length === 0 ? READY : { ready: false, answer: savedWriteAnswer(c, write, behind) };
 }
 
-/** The answer to a saved write whose read models could not be read: its status, its id, and which are behind. */
-export function savedWriteAnswer(c: Context<AppEnv>, saved: SavedWrite, error: unknown): Response {
-  const behind = error instanceof ReadModelsCatchingUp ? error.behind : saved.needs;
+/**
+ * The answer to a saved write whose read models could not be read: its status, its id, and which are behind (all it
+ * needs when unknown). A plain Response: the typed client (AppType) knows the full answer; `catching_up` tells a
+ * client it got this one instead.
+ */
+export function savedWriteAnswer(
+  c: Context<AppEnv>,
+  saved: SavedWrite,
+  behind: readonly string[] = saved.needs,
+): Response {
   c.header(CATCHING_UP_HEADER, behind.join(', '));
-  return c.json({ success: true as const, data: saved.data, catching_up: behind }, saved.status);
+  return c.json({ success: true as const, data: saved.data, catching_up: behind }, saved.status) as Response;
 }

@@ -2,12 +2,14 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { PATH_ID_RULE, pathIdSchema } from '../../domain/validation/text.ts';
 import type { UserCommandContext } from '../commands/command-context.ts';
-import { claimIdempotencyKey, IdempotencyKeyReusedError, KEY_REUSED } from '../commands/idempotency/claim-key.ts';
+import { IdempotencyKeyReusedError, KEY_REUSED } from '../commands/idempotency/claim-key.ts';
+import { claimKeyedRequest, type KeyedRequest, unkeyedRequest } from '../commands/idempotency/keyed-request.ts';
 import { requestKey } from '../commands/idempotency/request-key.ts';
 import type { AppDeps } from './app.ts';
 import type { AppEnv } from './app-env.ts';
 import { HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEYS_PER_USER } from './limits/route-limits.ts';
+import { recordingWrites } from './request-writes.ts';
 
 /*
  * Reading a product-API request, in one place: every route parses its body, query and path through these, so a
@@ -73,17 +75,20 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 export const BAD_IDEMPOTENCY_KEY = 'Idempotency-Key must be 1 to 255 visible ASCII characters, such as a UUID';
 
 /** The request's Idempotency-Key header, or null when it has none; a malformed one answers 400. */
-export function idempotencyKeyOf(c: Context<AppEnv>): string | null {
+function idempotencyKeyOf(c: Context<AppEnv>): string | null {
   const key = c.req.header('idempotency-key');
   if (key === undefined) return null;
   if (!IDEMPOTENCY_KEY.test(key)) throw new HttpError(400, BAD_IDEMPOTENCY_KEY);
   return key;
 }
 
-/** The command context of the signed-in caller (a route behind the `requireUser` guard). */
+/**
+ * The command context of the signed-in caller (a route behind the `requireUser` guard). Its store notes what the
+ * request appends, from which its read-your-writes wait follows (request-writes.ts, read-your-writes.ts).
+ */
 export function commandContext(deps: AppDeps, c: Context<AppEnv>): UserCommandContext {
   return {
-    store: deps.store,
+    store: recordingWrites(c, deps.store),
     database: deps.database,
     userId: c.var.userId,
     now: deps.clock.now(),
@@ -92,23 +97,24 @@ export function commandContext(deps: AppDeps, c: Context<AppEnv>): UserCommandCo
 }
 
 /**
- * The command context of a creating request (POST /runs, /goals, /groups …). With an `Idempotency-Key` the key is
- * claimed for this user, route and `body` (the JSON as sent) — 422 when it was first used for another request — and
- * the command derives its ids from it, so a retry creates nothing new and answers with what the first one made.
+ * A write request that takes an `Idempotency-Key` (POST /runs, /goals, /groups …): its command runs through the
+ * answer's `once` (commands/idempotency/keyed-request.ts, where the whole mechanism is told). With a key, the key is
+ * claimed for this user, route and `body` (the JSON as sent) — 422 when it was first used for another request — and a
+ * retry answers the result the first execution recorded. The only reader of the header (tests/lint/idempotency-key).
  * Call it after the body passed its schema: a refused body does not use up the key.
+ * @example const { goalId, position } = await (await keyedRequest(deps, c, raw)).once((tx) => createGoal(…, tx));
  */
-export async function creatingContext(deps: AppDeps, c: Context<AppEnv>, body: unknown): Promise<UserCommandContext> {
-  const context = commandContext(deps, c);
+export async function keyedRequest(deps: AppDeps, c: Context<AppEnv>, body: unknown): Promise<KeyedRequest> {
   const key = idempotencyKeyOf(c);
-  if (key === null) return context;
-  const request = requestKey({ userId: context.userId, key, route: `${c.req.method} ${c.req.path}`, body });
+  if (key === null) return unkeyedRequest(deps.database);
+  const userId = c.var.userId;
+  const request = requestKey({ userId, key, route: `${c.req.method} ${c.req.path}`, body });
   // Every key is remembered as long as the account: new keys per user are counted (retries too), before the claim.
-  await c.var.limits.hit(c, [[`idempotency-key:u:${context.userId}`, IDEMPOTENCY_KEYS_PER_USER]]);
+  await c.var.limits.hit(c, [[`idempotency-key:u:${userId}`, IDEMPOTENCY_KEYS_PER_USER]]);
   try {
-    await claimIdempotencyKey(deps.database.db, request, context.now);
+    return await claimKeyedRequest(deps.database, request, deps.clock.now());
   } catch (error) {
     if (error instanceof IdempotencyKeyReusedError) throw new HttpError(422, KEY_REUSED);
     throw error;
   }
-  return { ...context, idempotency: request };
 }

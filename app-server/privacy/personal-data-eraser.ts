@@ -9,6 +9,7 @@ import type { PersonalKeyVault } from './key-vault.ts';
 export function personalDataEraser(vault: PersonalKeyVault): ProcessManager {
   return {
     name: 'personal-data-eraser',
+    eventTypes: ['PersonalDataErased'],
     async handle(events, { tx }) {
       for (const event of events) {
         if (event.type !== 'PersonalDataErased') continue;

@@ -64,27 +64,24 @@ export function protectPersonalData(
     async appendToStream(streamId, events, options = {}) {
       return store.appendToStream(streamId, await seal(events, options.transaction), options);
     },
+    async appendToStreams(appends, options = {}) {
+      const sealed = await Promise.all(
+        appends.map(async (a) => ({ ...a, events: await seal(a.events, options.transaction) })),
+      );
+      return store.appendToStreams(sealed, options);
+    },
+    async readStreams(streamIds, options = {}) {
+      const byStream = await store.readStreams(streamIds, options);
+      for (const [id, events] of byStream) byStream.set(id, await reveal(events, options.transaction));
+      return byStream;
+    },
     async readStream(streamId, options = {}) {
       return reveal(await store.readStream(streamId, options), options.transaction);
     },
     async readAll(options = {}) {
       return reveal(await store.readAll(options), options.transaction);
     },
-    headPosition: () => store.headPosition(),
-    subscribeToAll(options) {
-      return store.subscribeToAll({
-        ...options,
-        handle: async (events, tx) => options.handle(await reveal([...events], tx), tx),
-      });
-    },
-    subscribeTogether(subscribers) {
-      return store.subscribeTogether(
-        subscribers.map((options) => ({
-          ...options,
-          handle: async (events, tx) => options.handle(await reveal([...events], tx), tx),
-        })),
-      );
-    },
+    headPosition: (options) => store.headPosition(options),
     onAppended: (listener) => store.onAppended(listener),
     close: () => store.close(),
   };

@@ -1,6 +1,8 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
-import type { EventStore, RecordedEvent, Subscription } from '../../domain/shared/event-store.ts';
-import { fieldsLeftOut } from '../../projections/runner/projector.ts';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { EventStore } from '../../domain/shared/event-store.ts';
+import { Engine } from '../../projections/engine/engine.ts';
+import { RETRY_FOREVER } from '../../projections/engine/processor.ts';
+import { fieldsLeftOut } from '../../projections/engine/projector.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import type { ProcessManager } from './process-manager.ts';
@@ -16,42 +18,44 @@ export interface ProcessManagerHostOptions {
 }
 
 /**
- * Runs process managers: each one's event handler as a checkpointed subscription (`pm:<name>`), and its tick on a
- * timer. On PostgreSQL a tick runs only where it wins a transaction-scoped advisory lock, so several workers never
- * run the same tick at once (leader election per tick); PGlite is one process, so there is nothing to elect.
+ * Runs process managers: their event handlers as reactors on the engine (checkpoint `pm:<name>`, retried until they
+ * succeed, never rebuilt), and their ticks on a timer. On PostgreSQL a tick runs only where it wins a session
+ * advisory lock, so several workers never run the same tick at once (leader election per tick; a row lock would give
+ * the tick a transaction id for its whole run, and hold back the log's read horizon with it); PGlite is one process,
+ * so there is nothing to elect.
  */
 export class ProcessManagerHost {
   readonly #options: ProcessManagerHostOptions;
-  #subscriptions: Subscription[] = [];
+  readonly #engine: Engine;
   #timer: NodeJS.Timeout | null = null;
   #ticking: Promise<void> | null = null;
 
   constructor(options: ProcessManagerHostOptions) {
     this.#options = options;
-    const names = new Set(options.managers.map((m) => m.name));
-    if (names.size !== options.managers.length) throw new Error('Process manager names must be unique');
-  }
-
-  /** Starts every subscription and the tick timer. */
-  start(): void {
-    const { store, clock, managers, onError } = this.#options;
-    // One subscription for all handlers: each keeps its own checkpoint (`pm:<name>`), but one read of the log and one
-    // transaction per batch serve them all (grouped-subscription.ts), instead of seven loops each woken by every append.
-    const subscribers = managers.flatMap((manager) => {
+    const { database, store, clock, managers, onError } = options;
+    const reactors = managers.flatMap((manager) => {
       const handle = manager.handle?.bind(manager);
-      if (!handle) return [];
+      if (!handle || !manager.eventTypes) return [];
       return [
         {
-          checkpointName: `pm:${manager.name}`,
-          batchSize: 200,
+          name: `pm:${manager.name}`,
+          version: 1,
+          eventTypes: manager.eventTypes,
           withoutFields: fieldsLeftOut(manager),
-          handle: (events: readonly RecordedEvent[], tx: Transaction<object>) =>
+          failure: RETRY_FOREVER,
+          batchSize: 200,
+          handle: (events: Parameters<typeof handle>[0], { tx }: { tx: Transaction<object> }) =>
             handle(events, { tx, store, now: clock.now() }),
           onError: (error: unknown) => onError?.(manager.name, error),
         },
       ];
     });
-    if (subscribers.length > 0) this.#subscriptions.push(store.subscribeTogether(subscribers));
+    this.#engine = new Engine({ db: database.db, store, processors: reactors, idleMs: 5_000 });
+  }
+
+  /** Starts the reactors and the tick timer. */
+  start(): void {
+    this.#engine.start();
     this.#timer = setInterval(() => void this.tick(), this.#options.tickMs ?? 30_000);
     this.#timer.unref();
   }
@@ -59,14 +63,13 @@ export class ProcessManagerHost {
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
-    await Promise.all(this.#subscriptions.map((s) => s.stop()));
-    this.#subscriptions = [];
+    await this.#engine.stop();
     await this.#ticking;
   }
 
   /** Waits until every event handler has processed the log up to now (tests and simulations). */
   async drain(): Promise<void> {
-    await Promise.all(this.#subscriptions.map((s) => s.caughtUp()));
+    await this.#engine.caughtUp();
   }
 
   /** Runs every tick once, now; overlapping calls share the run in progress. */

@@ -10,6 +10,7 @@ import { goalLifecycleProcess } from './goal-lifecycle/goal-lifecycle-process.ts
 import type { ProcessManager } from './process-manager.ts';
 import { createRemindersProcess } from './reminders/reminders-process.ts';
 import { createStakeSettlementProcess } from './stakes/stake-settlement-process.ts';
+import { stakeNewsProcess } from './stake-news/stake-news-process.ts';
 import { createStravaSyncProcess } from './strava/strava-sync-process.ts';
 
 /** The adapters the process managers that reach outside call: keys, the payment provider, push, Strava. */
@@ -25,7 +26,8 @@ export interface ProcessManagerAdapters {
 
 /**
  * Every process manager the workers run: the goal lifecycle (progress, activation, close), XP and badge awards,
- * erasure of deleted accounts' keys, stake settlement (holds, releases, captures, charges), reminders, Strava sync.
+ * erasure of deleted accounts' keys, stake settlement (holds, releases, captures, charges), reminders, stake news
+ * (appeals decided, refunds made), Strava sync.
  */
 export function allProcessManagers(adapters: ProcessManagerAdapters): readonly ProcessManager[] {
   return [
@@ -35,6 +37,7 @@ export function allProcessManagers(adapters: ProcessManagerAdapters): readonly P
     personalDataEraser(adapters.vault),
     createStakeSettlementProcess({ gateway: adapters.payments }),
     createRemindersProcess({ push: adapters.push }),
+    stakeNewsProcess,
     createStravaSyncProcess({ client: adapters.strava, box: adapters.box }),
   ];
 }

@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { ImportSource, RecordedWith } from './events.ts';
+import type { HealthSource, ImportSource, RecordedWith } from './events.ts';
 import type { GpsPosition } from './geo.ts';
 import type { ImportFlags } from './verification.ts';
 
@@ -20,10 +20,20 @@ export interface LogGpsRun {
    * server saw.
    */
   readonly weekSettled: boolean;
+  /**
+   * The upload is evidence for a staked week that can still take it (an appeal, a refund for late evidence): neither
+   * the age limit nor the settled week refuses it. It counts as any upload after the fact; its stake weighs it.
+   */
+  readonly evidenceForStake?: boolean;
   /** An upload after the fact (POST /runs) may be at most MAX_LOGGED_RUN_AGE old; a live session is not. */
   readonly live: boolean;
   /** The file the track came from (POST /runs/import): judged as any upload after the fact, its origin kept. */
   readonly recordedWith?: RecordedWith | null;
+  /**
+   * The health store workout whose route this track is (POST /runs with source health_connect / apple_health and a
+   * route): judged as any upload after the fact, recorded with the store as its source and the workout's id.
+   */
+  readonly healthWorkout?: { readonly source: HealthSource; readonly importId: string } | null;
   readonly now: Temporal.Instant;
 }
 

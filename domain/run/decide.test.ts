@@ -129,6 +129,35 @@ describe('LogGpsRun', () => {
   });
 });
 
+describe('LogGpsRun of a health store workout with its route', () => {
+  const healthWorkout = { source: 'health_connect', importId: 'hc-1' } as const;
+
+  it('is recorded with the store as its source and the workout id, judged as the same track uploaded by the app', () => {
+    const events = given(runDecider)
+      .when({ ...logGps, healthWorkout })
+      .events();
+    expect(events).toEqual([
+      { type: 'RunRecorded', data: { ...recorded.data, source: 'health_connect', importId: 'hc-1' } },
+    ]);
+  });
+
+  it('arriving more than 2 hours after the end, it is uploaded late: XP, no stake', () => {
+    const late = given(runDecider)
+      .when({ ...logGps, healthWorkout, now: started.add({ minutes: 30 + 121 }) })
+      .events()[0]!;
+    if (late.type !== 'RunRecorded' || late.data.verification.policyVersion !== 2) throw new Error('expected a run');
+    expect(late.data.verification.reasons).toContain('uploaded_late');
+    expect(late.data.verification.stakeDistanceKm).toBe(0);
+    expect(late.data.verification.trustedDistanceKm).toBeGreaterThan(0);
+  });
+
+  it("refuses a workout id past an import id's limits", () => {
+    given(runDecider)
+      .when({ ...logGps, healthWorkout: { ...healthWorkout, importId: 'x'.repeat(101) } })
+      .thenRejects('invalid_import_names', 'The imported activity has an invalid id or sport type', 'invalid');
+  });
+});
+
 describe('ImportRun', () => {
   const importCommand: ImportRun = {
     type: 'ImportRun',

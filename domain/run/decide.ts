@@ -39,7 +39,10 @@ const olderThan = (startedAt: Temporal.Instant, now: Temporal.Instant, days: num
 /** Refusals common to both ways of recording. */
 function commonProblem(command: LogGpsRun | ImportRun): DomainError | null {
   const limits = runLimitProblem(
-    command.type === 'ImportRun' ? { ...command, sportType: command.flags.sportType } : command,
+    command.type === 'ImportRun'
+      ? { ...command, sportType: command.flags.sportType }
+      : // A health store workout's route carries the workout's id: held to an import id's limits.
+        { ...command, ...(command.healthWorkout ? { importId: command.healthWorkout.importId } : {}) },
   );
   if (limits !== null) return limits;
   if (!command.positions.every(isPositionInRange)) return runErrors.invalidPosition();
@@ -61,7 +64,7 @@ function logGps(command: LogGpsRun, state: RunState): Decision {
   if (origin && ![origin.creator, origin.device].every((t) => t === null || isStorableText(t))) {
     return left(runLimitErrors.unstorableText());
   }
-  if (!command.live) {
+  if (!command.live && !command.evidenceForStake) {
     if (olderThan(command.startedAt, command.now, MAX_LOGGED_RUN_AGE_DAYS)) {
       return left(runErrors.tooOld(MAX_LOGGED_RUN_AGE_DAYS));
     }
@@ -83,8 +86,8 @@ function logGps(command: LogGpsRun, state: RunState): Decision {
       data: {
         runId: command.runId,
         userId: command.userId,
-        source: 'gps',
-        importId: null,
+        source: command.healthWorkout?.source ?? 'gps',
+        importId: command.healthWorkout?.importId ?? null,
         startedAt: command.startedAt.toString(),
         ...evidence,
         notes: command.notes,

@@ -11,3 +11,15 @@ export const isoDate = z.iso.date();
 
 /** An id in event data: any non-empty string (uuids, `strava-<id>`, derived ids). */
 export const entityId = z.string().min(1);
+
+/**
+ * The `type` names of an event schema: a z.object whose `type` is a literal, or a union of them (an aggregate's
+ * events). A processor that folds every event of an aggregate declares them with it, so the list follows the schema.
+ */
+export function eventTypesOf(schema: z.ZodType): string[] {
+  if (schema instanceof z.ZodDiscriminatedUnion || schema instanceof z.ZodUnion)
+    return (schema.options as z.ZodType[]).flatMap(eventTypesOf);
+  if (schema instanceof z.ZodObject && schema.shape.type instanceof z.ZodLiteral)
+    return [...schema.shape.type.values].map(String);
+  throw new Error('Not an event schema: expected a z.object with a literal `type`, or a union of them');
+}

@@ -1,5 +1,6 @@
 /**
- * The event-store port: the only contract the rest of the system relies on for storing and reading events.
+ * The event-store port: the only contract the rest of the system relies on for storing and reading events. Storage
+ * only: following the log (checkpoints, batches, retries) is the processing engine's (projections/engine/).
  * Types only (plus one pure error class), so `domain/` stays free of I/O. Adapters live in
  * `app-server/adapters/event-store/` (PostgreSQL/PGlite through kysely, and KurrentDB).
  */
@@ -70,12 +71,25 @@ export interface AppendResult {
   readonly globalPosition: number;
 }
 
+/** One stream's part of a multi-stream append. */
+export interface StreamAppend {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  /** Defaults to 'any'. */
+  readonly expectedVersion?: ExpectedVersion;
+}
+
+/** The result of a multi-stream append, per stream in the order the appends were given. */
+export interface StreamAppendResult extends AppendResult {
+  readonly streamId: string;
+}
+
 export interface ReadStreamOptions<Tx = unknown> {
   readonly direction?: 'forwards' | 'backwards';
   /** Revision to start from (inclusive); defaults to the start (forwards) or the end (backwards). */
   readonly fromRevision?: number;
   readonly maxCount?: number;
-  /** Read inside a transaction the caller holds (a process manager deciding inside its subscription's batch). */
+  /** Read inside a transaction the caller holds (a process manager deciding inside its batch's transaction). */
   readonly transaction?: Tx;
 }
 
@@ -93,6 +107,11 @@ export interface ReadAllOptions<Tx = unknown> {
    * is most of its bytes, and only the runs read model keeps it. Left out before upcasting; absent, not null.
    */
   readonly withoutFields?: readonly string[];
+  /**
+   * Only events of these types (absent: every type). The log is still read in order and with the same guarantee: a
+   * reader that got fewer than `maxCount` events has every event of these types up to the head it saw before reading.
+   */
+  readonly eventTypes?: readonly string[];
 }
 
 /** Migrates an older event data shape to the next version; applied on every read path. */
@@ -101,28 +120,6 @@ export interface Upcaster {
   /** The schemaVersion this upcaster reads; it produces fromVersion + 1. */
   readonly fromVersion: number;
   upcast(data: unknown): unknown;
-}
-
-export interface SubscribeOptions<Tx = unknown> {
-  /** Durable checkpoint name: a restarted subscriber with the same name resumes where it committed. */
-  readonly checkpointName: string;
-  readonly batchSize?: number;
-  /**
-   * Applies one batch. Runs inside the transaction that also stores the new checkpoint, so effects written through
-   * `tx` are applied exactly once; throwing rolls back both and the batch is retried.
-   */
-  handle(events: readonly RecordedEvent[], tx: Tx): Promise<void>;
-  /** Called when a batch fails; the subscription backs off and retries from its last checkpoint. */
-  onError?(error: unknown): void;
-  /** As ReadAllOptions.withoutFields: `data` fields the handler never reads, left out of its batches. */
-  readonly withoutFields?: readonly string[];
-}
-
-export interface Subscription {
-  /** Stops after the batch in hand (if any) has committed or rolled back. */
-  stop(): Promise<void>;
-  /** Resolves once the subscriber has applied every event up to the head that existed when called. */
-  caughtUp(): Promise<void>;
 }
 
 /** A registered onAppended wake-up. */
@@ -135,21 +132,34 @@ export interface AppendedListener {
 export interface EventStore<Tx = unknown> {
   /** Appends events atomically to one stream, checking the expected version. */
   appendToStream(streamId: string, events: readonly NewEvent[], options?: AppendOptions<Tx>): Promise<AppendResult>;
+  /**
+   * Appends to several streams at once, all or nothing (one statement on PostgreSQL), each checking its own expected
+   * version: a writer that settles many aggregates pays one round trip, not one per stream. A version that does not
+   * hold rejects the whole call with a WrongExpectedVersionError naming that stream; a repeat answers with the
+   * original results. Each stream may appear once.
+   */
+  appendToStreams(
+    appends: readonly StreamAppend[],
+    options?: { readonly transaction?: Tx },
+  ): Promise<StreamAppendResult[]>;
   /** Reads one stream; an absent stream reads as []. */
   readStream(streamId: string, options?: ReadStreamOptions<Tx>): Promise<RecordedEvent[]>;
+  /**
+   * Reads several whole streams at once (one query on PostgreSQL), forwards: every id given is a key of the answer,
+   * an absent stream with [].
+   */
+  readStreams(
+    streamIds: readonly string[],
+    options?: { readonly transaction?: Tx },
+  ): Promise<Map<string, RecordedEvent[]>>;
   /** Reads the global log forwards in commit order; never returns an event a still-open transaction may precede. */
   readAll(options?: ReadAllOptions<Tx>): Promise<RecordedEvent[]>;
-  /** Position of the newest event that readAll can return now; null for an empty log. */
-  headPosition(): Promise<LogPosition | null>;
-  /** Catches up from the named checkpoint, then follows live (woken by notifications, not by polling). */
-  subscribeToAll(options: SubscribeOptions<Tx>): Subscription;
   /**
-   * Several subscribers, each with its own checkpoint and every guarantee of subscribeToAll, following the log
-   * together: one read of the log and one transaction per batch for all of them (cheaper than one loop each when
-   * they all wake on every append). A handler that throws is retried on its own; the others go on. `caughtUp`
-   * waits for all of them.
+   * Position of the newest event that readAll can return now; null for an empty log. With `committed`, the newest
+   * committed event even when readAll cannot return it yet (an older transaction is still open): what a caller waits
+   * for to know every append acknowledged so far has been seen.
    */
-  subscribeTogether(subscribers: readonly SubscribeOptions<Tx>[]): Subscription;
+  headPosition(options?: { readonly committed?: boolean }): Promise<LogPosition | null>;
   /**
    * Registers a wake-up called after any append commits (on this or another server). `ready` resolves once wake-ups
    * flow: an append committed before then may send none, so read the log after `ready`, not before.
@@ -193,4 +203,26 @@ export class StreamOrderConflictError extends Error {
 /** Orders two log positions: negative when a is before b. */
 export function comparePositions(a: LogPosition, b: LogPosition): number {
   return a.commit === b.commit ? a.prepare - b.prepare : a.commit - b.commit;
+}
+
+/**
+ * `store` with its two appends replaced and everything else passed on as it is: a decorator that watches or wraps
+ * writes (the inline projections, a request's record of what it appended) says only what it changes, and a new
+ * option of a read reaches the store through every decorator (a hand-written pass-through once dropped
+ * headPosition's `committed`).
+ */
+export function withAppends<Tx>(
+  store: EventStore<Tx>,
+  appends: Pick<EventStore<Tx>, 'appendToStream' | 'appendToStreams'>,
+): EventStore<Tx> {
+  return {
+    appendToStream: appends.appendToStream,
+    appendToStreams: appends.appendToStreams,
+    readStream: (streamId, options) => store.readStream(streamId, options),
+    readStreams: (streamIds, options) => store.readStreams(streamIds, options),
+    readAll: (options) => store.readAll(options),
+    headPosition: (options) => store.headPosition(options),
+    onAppended: (listener) => store.onAppended(listener),
+    close: () => store.close(),
+  };
 }

@@ -34,6 +34,9 @@ export const streams = {
   xpLedger: (userId: string) => `xp-${userId}`,
   /** The one surge schedule (domain/surge). */
   surgeSchedule: () => 'surge-schedule',
+  /** One payout to a charity for one ledger month, named by its transfer's reference (domain/stake/charity-payout.ts). */
+  charityPayout: (charityId: string, month: string, referenceKey: string) =>
+    `charity-payout-${charityId}-${month}-${referenceKey}`,
   /** One connection to an external service (Strava). */
   externalAccount: (connectionId: string) => `external-account-${connectionId}`,
 } as const;
@@ -46,4 +49,9 @@ export function isStakeStream(streamId: string): boolean {
 /** Whether a stream is one goal's stream. */
 export function isGoalStream(streamId: string): boolean {
   return streamId.startsWith('goal-');
+}
+
+/** Whether a stream is one payout to a charity. */
+export function isCharityPayoutStream(streamId: string): boolean {
+  return streamId.startsWith('charity-payout-');
 }

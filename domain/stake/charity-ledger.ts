@@ -1,3 +1,4 @@
+import type { CharityPaidOut } from './charity-payout.ts';
 import type { StakeEvent } from './events.ts';
 
 /**
@@ -22,12 +23,20 @@ export interface CharityLedgerLine {
   readonly refundCharityCents: number;
   /** `donationCents − refundCharityCents`: what the charity is owed for the month (negative when refunds outweigh). */
   readonly owedCents: number;
+  /** Payouts recorded for the month (charity-payout.ts) and what they paid. */
+  readonly payouts: number;
+  readonly paidCents: number;
+  /** `owedCents − paidCents`: still to pay (negative: a refund after the payout, to take from the next one). */
+  readonly dueCents: number;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A ledger being folded: one line per (month, charity), keyed `YYYY-MM charityId`. */
 export type CharityLedger = Map<string, CharityLedgerLine>;
+
+/** A ledger month as operators type it, `YYYY-MM`. */
+export const LEDGER_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** The UTC month (`YYYY-MM`) of an ISO instant. */
 export function monthOf(instant: string): string {
@@ -45,6 +54,9 @@ const emptyLine = (month: string, charityId: string): Mutable<CharityLedgerLine>
   refundedCents: 0,
   refundCharityCents: 0,
   owedCents: 0,
+  payouts: 0,
+  paidCents: 0,
+  dueCents: 0,
 });
 
 /**
@@ -52,7 +64,11 @@ const emptyLine = (month: string, charityId: string): Mutable<CharityLedgerLine>
  * refunds with a charity add to their month's line; every other event, and money without a charity (all fee), does
  * nothing.
  */
-export function addToCharityLedger(ledger: CharityLedger, event: StakeEvent): void {
+export function addToCharityLedger(ledger: CharityLedger, event: StakeEvent | CharityPaidOut): void {
+  if (event.type === 'CharityPaidOut') {
+    addPayout(ledger, event);
+    return;
+  }
   if (event.type !== 'StakeCollected' && event.type !== 'StakeRefunded') return;
   const charityId = event.data.charityId;
   if (charityId === null) return;
@@ -71,11 +87,23 @@ export function addToCharityLedger(ledger: CharityLedger, event: StakeEvent): vo
     line.refundCharityCents += event.data.donationRefundCents;
   }
   line.owedCents = line.donationCents - line.refundCharityCents;
+  line.dueCents = line.owedCents - line.paidCents;
   ledger.set(key, line);
 }
 
-/** Folds stake events (in log order) into ledger lines, by month then charity. */
-export function charityLedger(events: Iterable<StakeEvent>): CharityLedgerLine[] {
+/** A payout pays its month's line. */
+function addPayout(ledger: CharityLedger, event: CharityPaidOut): void {
+  const { month, charityId, amountCents } = event.data;
+  const key = `${month} ${charityId}`;
+  const line: Mutable<CharityLedgerLine> = { ...(ledger.get(key) ?? emptyLine(month, charityId)) };
+  line.payouts += 1;
+  line.paidCents += amountCents;
+  line.dueCents = line.owedCents - line.paidCents;
+  ledger.set(key, line);
+}
+
+/** Folds stake events and payouts (in log order) into ledger lines, by month then charity. */
+export function charityLedger(events: Iterable<StakeEvent | CharityPaidOut>): CharityLedgerLine[] {
   const ledger: CharityLedger = new Map();
   for (const event of events) addToCharityLedger(ledger, event);
   return ledgerLines(ledger);

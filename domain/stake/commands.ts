@@ -1,4 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
+import type { AppealReason } from './appeal-events.ts';
 import type { ChargeFailure } from './events.ts';
 
 /** Put a stake on a goal (when a staked goal is created). */
@@ -105,4 +106,69 @@ export type StakeCommand =
   | RecordCaptureSucceeded
   | RecordChargeSucceeded
   | RecordChargeFailed
-  | RetryCharge;
+  | RetryCharge
+  | StakeAppealCommand;
+
+/** The runner appeals a missed staked week (from its last day until settlement). */
+export interface AppealStake {
+  readonly type: 'AppealStake';
+  readonly userId: string;
+  readonly reason: AppealReason;
+  readonly note: string;
+  readonly runIds: readonly string[];
+  readonly now: Temporal.Instant;
+}
+
+/** A member of one of the runner's groups vouches for the runner (the route checks the shared group). */
+export interface VouchForStake {
+  readonly type: 'VouchForStake';
+  readonly voucherId: string;
+  readonly now: Temporal.Instant;
+}
+
+/** The rules could not accept the appeal: an operator will decide. */
+export interface ReferAppeal {
+  readonly type: 'ReferAppeal';
+  readonly evidenceProgress: number;
+  readonly target: number;
+  readonly now: Temporal.Instant;
+}
+
+/** The appeal is accepted (by the evidence rules or an operator): release the stake. */
+export interface AcceptAppeal {
+  readonly type: 'AcceptAppeal';
+  readonly decidedBy: 'rules' | 'operator';
+  readonly note: string;
+  readonly now: Temporal.Instant;
+}
+
+/** An operator refuses the appeal: settlement goes on. */
+export interface RefuseAppeal {
+  readonly type: 'RefuseAppeal';
+  readonly note: string;
+  readonly now: Temporal.Instant;
+}
+
+/** Evidence that completes the week arrived after the stake was collected: give the money back (once). */
+export interface RefundForLateEvidence {
+  readonly type: 'RefundForLateEvidence';
+  readonly evidenceRunId: string;
+  readonly now: Temporal.Instant;
+}
+
+/** The provider refunded the stake. */
+export interface RecordRefundSucceeded {
+  readonly type: 'RecordRefundSucceeded';
+  readonly refundedCents: number;
+  readonly now: Temporal.Instant;
+}
+
+/** The commands of appeals and refunds (appeal-decide.ts). */
+export type StakeAppealCommand =
+  | AppealStake
+  | VouchForStake
+  | ReferAppeal
+  | AcceptAppeal
+  | RefuseAppeal
+  | RefundForLateEvidence
+  | RecordRefundSucceeded;

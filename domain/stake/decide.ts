@@ -3,9 +3,10 @@ import { Temporal } from 'temporal-polyfill';
 import { type DomainError, defineDecider } from '../shared/decider.ts';
 import { isStakeOption, splitCapture } from '../shared/money.ts';
 import { maySettle } from '../shared/settlement.ts';
-import type { OpenStake, StakeCommand } from './commands.ts';
+import { acceptAppeal, appealUndecided, decideAppeal } from './appeal-decide.ts';
+import type { OpenStake, StakeAppealCommand, StakeCommand } from './commands.ts';
 import { type CollectionOutcome, StakeEvent } from './events.ts';
-import { stakeErrors } from './messages.ts';
+import { appealErrors, stakeErrors } from './messages.ts';
 import { holdUnusableFrom, nextChargeAttemptAt, stakeIdempotencyKey } from './policy.ts';
 import { evolveStake, initialStakeState, isFinal, type OpenStakeState, type StakeState } from './state.ts';
 
@@ -147,8 +148,20 @@ function release(state: OpenStakeState, outcome: 'succeeded' | 'refunded', now: 
   }
 }
 
+const APPEAL_COMMANDS: ReadonlySet<StakeCommand['type']> = new Set<StakeAppealCommand['type']>([
+  'AppealStake',
+  'VouchForStake',
+  'ReferAppeal',
+  'AcceptAppeal',
+  'RefuseAppeal',
+  'RefundForLateEvidence',
+  'RecordRefundSucceeded',
+]);
+
+const isAppealCommand = (command: StakeCommand): command is StakeAppealCommand => APPEAL_COMMANDS.has(command.type);
+
 /** Decides for a stake that exists and is not final. */
-function decideOpen(command: Exclude<StakeCommand, OpenStake>, state: OpenStakeState): Decision {
+function decideOpen(command: Exclude<StakeCommand, OpenStake | StakeAppealCommand>, state: OpenStakeState): Decision {
   const { stakeId } = state.terms;
   switch (command.type) {
     case 'RecordHoldPlaced': {
@@ -203,6 +216,13 @@ function decideOpen(command: Exclude<StakeCommand, OpenStake>, state: OpenStakeS
       }
       if (command.type === 'SettleMissed' && !maySettle(state.terms.weekStart, state.terms.timeZone, command.now)) {
         return left(stakeErrors.tooEarly());
+      }
+      if (command.type === 'SettleMissed' && state.appeal !== null && appealUndecided(state)) {
+        // Settlement waits for the decision, but never past its deadline: undecided then, it goes to the runner.
+        if (Temporal.Instant.compare(command.now, Temporal.Instant.from(state.appeal.decideBy)) < 0) {
+          return left(appealErrors.pending());
+        }
+        return acceptAppeal(state, 'deadline', '', command.now);
       }
       return collect(state, command.type === 'SettleMissed' ? 'lost' : 'forfeited', command.now);
     }
@@ -266,6 +286,8 @@ function lateHold(state: OpenStakeState, paymentIntentId: string, now: Temporal.
 export function decideStake(command: StakeCommand, state: StakeState): Decision {
   if (command.type === 'OpenStake') return open(command, state);
   if (state.status === 'none') return left(stakeErrors.notFound());
+  // Appeals and refunds have their own rules, final stakes included (a refund comes after the collection).
+  if (isAppealCommand(command)) return decideAppeal(command, state);
   if (isFinal(state.status)) {
     if (command.type === 'RecordHoldPlaced' && state.knownHold !== command.paymentIntentId) {
       return lateHold(state, command.paymentIntentId, command.now);

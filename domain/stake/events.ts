@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import { entityId, isoDate, isoInstant } from '../shared/event-schema.ts';
+import {
+  StakeAppealAccepted,
+  StakeAppealed,
+  StakeAppealReferred,
+  StakeAppealRefused,
+  StakeRefundRequested,
+  StakeVouched,
+} from './appeal-events.ts';
 
 const stakeId = entityId;
 const cents = z.number().int().nonnegative();
@@ -179,8 +187,7 @@ export const StakeWrittenOff = z.object({
 export type StakeWrittenOff = z.infer<typeof StakeWrittenOff>;
 
 /**
- * Money given back to the runner after it was collected (an upheld appeal, late evidence: their triggers come
- * later). `donationRefundCents` is the part the charity gives back and `feeRefundCents` ours; they sum to
+ * Money given back to the runner after it was collected (late evidence: StakeRefundRequested, appeal-events.ts). `donationRefundCents` is the part the charity gives back and `feeRefundCents` ours; they sum to
  * `refundedCents` and follow `splitRefund` (domain/shared/money.ts). The stake's status does not change.
  */
 export const StakeRefunded = z.object({
@@ -214,6 +221,12 @@ export const StakeEvent = z.discriminatedUnion('type', [
   StakeCollected,
   StakeWrittenOff,
   StakeRefunded,
+  StakeAppealed,
+  StakeVouched,
+  StakeAppealReferred,
+  StakeAppealAccepted,
+  StakeAppealRefused,
+  StakeRefundRequested,
 ]);
 /** Every event of the stake stream `stake-<id>`. */
 export type StakeEvent = z.infer<typeof StakeEvent>;

@@ -1,4 +1,5 @@
 import { formatDollars } from '../shared/money.ts';
+import type { AppealDecider, AppealReason } from './appeal-events.ts';
 import type { StakeEvent } from './events.ts';
 
 /** What happened to a stake's money, one step per event that touched it. */
@@ -11,7 +12,13 @@ export type HoldStepKind =
   | 'captured'
   | 'charge_failed'
   | 'written_off'
-  | 'refunded';
+  | 'refunded'
+  | 'appealed'
+  | 'vouched'
+  | 'appeal_referred'
+  | 'appeal_accepted'
+  | 'appeal_refused'
+  | 'refund_requested';
 
 /** Each step's name as the Stakes tab shows it. */
 export const HOLD_STEP_LABELS: Readonly<Record<HoldStepKind, string>> = {
@@ -24,6 +31,12 @@ export const HOLD_STEP_LABELS: Readonly<Record<HoldStepKind, string>> = {
   charge_failed: 'Charge failed',
   written_off: 'Written off',
   refunded: 'Refunded to your card',
+  appealed: 'Appeal sent',
+  vouched: 'Vouched for',
+  appeal_referred: 'Appeal under review',
+  appeal_accepted: 'Appeal accepted',
+  appeal_refused: 'Appeal refused',
+  refund_requested: 'Refund requested',
 };
 
 /** One step of the timeline: when, and why, in the runner's words. */
@@ -60,6 +73,23 @@ export const emptyHoldTimeline: HoldTimeline = {
 
 const dollars = (cents: number) => formatDollars(cents, { alwaysCents: true });
 
+/** The appeal's reason in the runner's words. */
+const APPEAL_REASON_WORDS: Readonly<Record<AppealReason, string>> = {
+  uploaded_late: 'a run was uploaded late',
+  no_signal: 'the phone had no signal',
+  gps_gap: 'the GPS left a gap',
+  watch_file: 'a watch recorded the run',
+  health_workout: 'the phone’s health app recorded the run',
+  vouch: 'a group member saw you run',
+};
+
+/** Why an appeal was accepted, by who decided it. */
+const APPEAL_ACCEPTED_WORDS: Readonly<Record<AppealDecider, string>> = {
+  rules: 'Your runs show the missing distance: the appeal is accepted.',
+  operator: 'A reviewer accepted your appeal.',
+  deadline: 'Your appeal could not be reviewed before the hold’s deadline: it is decided in your favour.',
+};
+
 /**
  * The timeline after one more stake event: a pure reducer, folded by the stakes read model and replayable from the
  * log. Events that do not touch the money (opening, requests to charge) add no step of their own, except the
@@ -95,8 +125,10 @@ export function evolveHoldTimeline(timeline: HoldTimeline, event: StakeEvent): H
       );
     case 'StakeReleased': {
       const d = event.data;
-      const reason =
-        d.outcome === 'succeeded'
+      const appealed = timeline.steps.some((s) => s.kind === 'appeal_accepted');
+      const reason = appealed
+        ? 'Your appeal was accepted: the hold is released, nothing is taken.'
+        : d.outcome === 'succeeded'
           ? 'You completed your goal: the hold is released, nothing is taken.'
           : 'The goal was canceled before anything was at risk: nothing is taken.';
       return step('released', d.releasedAt, reason, { released_at: d.releasedAt });
@@ -144,6 +176,30 @@ export function evolveHoldTimeline(timeline: HoldTimeline, event: StakeEvent): H
         refunded_at: d.refundedAt,
       });
     }
+    case 'StakeAppealed':
+      return step('appealed', event.data.appealedAt, `You appealed: ${APPEAL_REASON_WORDS[event.data.reason]}.`);
+    case 'StakeVouched':
+      return step('vouched', event.data.vouchedAt, 'A member of your group vouched that you ran.');
+    case 'StakeAppealReferred':
+      return step(
+        'appeal_referred',
+        event.data.referredAt,
+        'Your runs do not show the missing distance on their own: a person reviews your appeal. Nothing is taken meanwhile.',
+      );
+    case 'StakeAppealAccepted':
+      return step('appeal_accepted', event.data.acceptedAt, APPEAL_ACCEPTED_WORDS[event.data.decidedBy]);
+    case 'StakeAppealRefused':
+      return step(
+        'appeal_refused',
+        event.data.refusedAt,
+        `Your appeal was refused${event.data.note ? `: ${event.data.note}` : ''}. The stake is settled as missed.`,
+      );
+    case 'StakeRefundRequested':
+      return step(
+        'refund_requested',
+        event.data.requestedAt,
+        `A run of that week arrived after the capture and completes your goal: ${dollars(event.data.amountCents)} is being refunded.`,
+      );
     case 'StakeOpened':
     case 'StakeChargeRequested':
       return timeline;

@@ -64,3 +64,22 @@ export function stakeLabel(status: string): string {
       return 'Pending';
   }
 }
+
+/**
+ * The label with what an appeal or a refund changed (issue 25): a stake released because its appeal was accepted
+ * reads 'Refunded after appeal'; a lost stake given back for late evidence reads 'Refunded' once the provider did it,
+ * 'Refund pending' before; an appeal waiting for its decision reads 'Appeal pending'.
+ */
+export function stakeLabelWithAppeal(
+  status: string,
+  appeal: { readonly status: string } | null | undefined,
+  refund: { readonly status: string } | null | undefined,
+): string {
+  if (status === 'succeeded' && appeal?.status === 'accepted') return 'Refunded after appeal';
+  if (status === 'lost' && refund?.status === 'done') return 'Refunded';
+  if (status === 'lost' && refund?.status === 'requested') return 'Refund pending';
+  if ((status === 'active' || status === 'pending') && (appeal?.status === 'open' || appeal?.status === 'referred')) {
+    return 'Appeal pending';
+  }
+  return stakeLabel(status);
+}

@@ -29,7 +29,7 @@ export function nextChargeAttemptAt(failedAttempt: number, now: Temporal.Instant
 }
 
 /** The actions that reach the payment provider, each with its own idempotency key. */
-export type StakeAction = 'hold' | 'release' | 'capture' | `charge-${number}` | `release-${string}`;
+export type StakeAction = 'hold' | 'release' | 'capture' | 'refund' | `charge-${number}` | `release-${string}`;
 
 /**
  * A deterministic idempotency key for a provider call: the same stake and action always give the same key, so a

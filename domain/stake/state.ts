@@ -7,11 +7,40 @@ export interface Hold {
   readonly captureBefore: string;
 }
 
-interface Base<Status extends string> {
-  readonly status: Status;
+/** A runner's appeal of a missed week (appeal-decide.ts): open, waiting for an operator, or decided. */
+export interface AppealState {
+  readonly status: 'open' | 'referred' | 'accepted' | 'refused';
+  /** Settlement waits for the decision until then; undecided then, it is decided for the runner. */
+  readonly decideBy: string;
+  readonly vouchers: readonly string[];
+}
+
+/** The money taken: what a refund gives back and how it is split. */
+export interface Collection {
+  readonly paymentIntentId: string;
+  readonly capturedCents: number;
+  readonly collectedAt: string;
+}
+
+/** A refund of the collected money: asked of the provider, then done. There is never a second one. */
+export interface RefundState {
+  readonly status: 'requested' | 'done';
+  readonly amountCents: number;
+  readonly idempotencyKey: string;
+}
+
+/** What every existing stake carries besides its status. */
+interface Common {
   readonly terms: StakeTerms;
   /** The hold the stake placed, if any, even once released or expired (to recognise a duplicate report of it). */
   readonly knownHold: string | null;
+  readonly appeal: AppealState | null;
+  readonly collection: Collection | null;
+  readonly refund: RefundState | null;
+}
+
+interface Base<Status extends string> extends Common {
+  readonly status: Status;
 }
 
 /**
@@ -59,10 +88,16 @@ export const initialStakeState: StakeState = { status: 'none' };
 export function evolveStake(state: StakeState, event: StakeEvent): StakeState {
   if (event.type === 'StakeOpened') {
     const { openedAt: _openedAt, ...terms } = event.data;
-    return { status: 'pending', terms, knownHold: null };
+    return { status: 'pending', terms, knownHold: null, appeal: null, collection: null, refund: null };
   }
   if (state.status === 'none') return state;
-  const base = { terms: state.terms, knownHold: state.knownHold };
+  const base: Common = {
+    terms: state.terms,
+    knownHold: state.knownHold,
+    appeal: state.appeal,
+    collection: state.collection,
+    refund: state.refund,
+  };
   switch (event.type) {
     case 'StakeHoldPlaced': {
       const hold = { paymentIntentId: event.data.paymentIntentId, captureBefore: event.data.captureBefore };
@@ -75,9 +110,26 @@ export function evolveStake(state: StakeState, event: StakeEvent): StakeState {
     case 'StakeReleased':
       return { ...base, status: event.data.outcome };
     case 'StakeLateHoldReleased':
-    // A refund gives money back; the stake keeps the outcome that took it (the ledger and the timeline show it).
-    case 'StakeRefunded':
       return state;
+    case 'StakeAppealReferred':
+      return withAppeal(state, (appeal) => ({ ...appeal, status: 'referred' }));
+    case 'StakeAppealed':
+      return { ...state, appeal: { status: 'open', decideBy: event.data.decideBy, vouchers: [] } };
+    case 'StakeVouched':
+      return withAppeal(state, (appeal) => ({ ...appeal, vouchers: [...appeal.vouchers, event.data.voucherId] }));
+    case 'StakeAppealAccepted':
+      return withAppeal(state, (appeal) => ({ ...appeal, status: 'accepted' }));
+    case 'StakeAppealRefused':
+      return withAppeal(state, (appeal) => ({ ...appeal, status: 'refused' }));
+    case 'StakeRefundRequested': {
+      const { amountCents, idempotencyKey } = event.data;
+      return { ...state, refund: { status: 'requested', amountCents, idempotencyKey } };
+    }
+    // A refund gives money back; the stake keeps the outcome that took it (the ledger and the timeline show it).
+    case 'StakeRefunded': {
+      const { refundedCents: amountCents, idempotencyKey } = event.data;
+      return { ...state, refund: { status: 'done', amountCents, idempotencyKey } };
+    }
     case 'StakeCaptureRequested':
       return state.status === 'active'
         ? { ...base, status: 'capturing', hold: state.hold, outcome: event.data.outcome }
@@ -94,8 +146,10 @@ export function evolveStake(state: StakeState, event: StakeEvent): StakeState {
         failure: event.data.failure,
         nextAttemptAt: event.data.nextAttemptAt,
       };
-    case 'StakeCollected':
-      return { ...base, status: event.data.outcome };
+    case 'StakeCollected': {
+      const { paymentIntentId, capturedCents, collectedAt } = event.data;
+      return { ...base, status: event.data.outcome, collection: { paymentIntentId, capturedCents, collectedAt } };
+    }
     case 'StakeWrittenOff':
       return { ...base, status: 'uncollectible' };
     default: {
@@ -103,4 +157,9 @@ export function evolveStake(state: StakeState, event: StakeEvent): StakeState {
       return unreachable;
     }
   }
+}
+
+/** The state with its appeal changed (an appeal event without an appeal changes nothing). */
+function withAppeal(state: OpenStakeState, change: (appeal: AppealState) => AppealState): OpenStakeState {
+  return state.appeal === null ? state : { ...state, appeal: change(state.appeal) };
 }

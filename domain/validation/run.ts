@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HEALTH_SOURCES } from '../run/events.ts';
+import { healthRouteProblem } from '../run/health-route.ts';
 import {
   EARLIEST_RUN_MS,
   LATEST_FIX_MS,
@@ -51,7 +52,8 @@ export const notesSchema = storableString({ error: 'notes must be text or null' 
  * POST /runs (§7). The 60 s / 2 positions rule is the decider's, so the spec's one message (§8) comes from one
  * place; this schema checks shapes and bounds only. `distance_km` is the client's figure: the server recomputes it
  * from the track. A workout from the phone's health store (source `health_connect` / `apple_health`, the native
- * shell's import) names its `import_id` and carries no track; its distance is the store's.
+ * shell's import) names its `import_id`; without a route its distance is the store's, with one (`gps_data`, the
+ * workout's route where the runner shares it) it is measured from the route as any upload's.
  */
 export const runBodySchema = z
   .object({
@@ -83,14 +85,10 @@ export const runBodySchema = z
     }
     if (body.import_id === undefined)
       ctx.addIssue({ code: 'custom', path: ['import_id'], message: 'A health store workout needs its import_id' });
-    // An import's track is never judged late (verification.ts), so a route sent after the fact would count toward a
-    // stake as a live one does: health store routes wait until the policy judges them as uploads after the fact.
-    if (body.gps_data.positions.length > 0)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['gps_data'],
-        message: 'A health store workout is saved without its route for now: send it with no positions',
-      });
+    // A route (Health Connect's exercise route, HealthKit's workout route) is judged as a track uploaded after the
+    // fact (health-route.ts, docs/run-policy.md); one that cannot be this workout's recording is refused whole.
+    const problem = healthRouteProblem(Date.parse(body.started_at), body.duration_sec, body.gps_data.positions);
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['gps_data'], message: problem });
   });
 
 /**

@@ -4,8 +4,16 @@ import { MAX_LOGGED_RUN_AGE_DAYS } from '../../domain/run/policy.ts';
 import { round2 } from '../../domain/shared/units.ts';
 import { api } from '../../web/src/lib/api.ts';
 import { ApiError } from '../../web/src/lib/api-error.ts';
-import type { HealthImportResult, HealthSource, HealthStore } from '../../web/src/lib/platform/health.ts';
+import type {
+  HealthImportResult,
+  HealthRouteFix,
+  HealthRoutes,
+  HealthSource,
+  HealthStore,
+} from '../../web/src/lib/platform/health.ts';
 import { currentUserStorage } from '../../web/src/lib/storage.ts';
+import { capacitorHealthRoutes } from './health-routes.ts';
+import { type RoutePosition, routePositions } from './health-route-positions.ts';
 
 /** The plugin calls this module makes (a test passes a fake). */
 export type HealthPluginLike = Pick<HealthPlugin, 'isAvailable' | 'requestAuthorization' | 'queryWorkouts'>;
@@ -18,7 +26,8 @@ export interface HealthRunBody {
   readonly source: HealthSource;
   /** The workout's id in its store: the API saves the same workout once. */
   readonly import_id: string;
-  readonly gps_data: { readonly positions: readonly never[] };
+  /** The workout's route where the runner grants routes and it can be this workout's (else none). */
+  readonly gps_data: { readonly positions: readonly RoutePosition[] };
   readonly notes: null;
 }
 
@@ -37,6 +46,8 @@ export interface ImportMemory {
 export interface HealthImportDeps {
   readonly platform: 'ios' | 'android';
   readonly plugin?: HealthPluginLike;
+  /** The workouts' routes (the shell's HealthRoutes plugin); a test passes a fake. */
+  readonly routes?: HealthRoutes;
   readonly post?: (body: HealthRunBody, idempotencyKey: string) => Promise<PostOutcome>;
   readonly load?: () => ImportMemory;
   readonly save?: (memory: ImportMemory) => void;
@@ -59,6 +70,7 @@ export const healthMessages = {
   none: (store: string) => `No new runs in ${store}.`,
   imported: (store: string, count: number) => `Imported ${count} ${count === 1 ? 'run' : 'runs'} from ${store}.`,
   notAccepted: (count: number, reason: string) => `${count} not counted: ${reason}`,
+  withRoutes: (count: number) => `${count} of them with ${count === 1 ? 'its' : 'their'} route.`,
 };
 
 /** The workout's id in its store (its start and end when the store gives none), as long as the API takes. */
@@ -71,16 +83,25 @@ export function workoutKey(source: HealthSource, workout: Workout): string {
   return `${source}:${workoutId(workout)}`;
 }
 
-/** One running workout as a run: its start, its distance in km to 2 decimals, its duration in whole seconds. */
-export function runBodyOf(source: HealthSource, workout: Workout): HealthRunBody {
+/**
+ * One running workout as a run: its start, its distance in km to 2 decimals, its duration in whole seconds. With its
+ * route (the store's fixes) the run carries them and its duration is the workout's elapsed time (start to end, pauses
+ * included), so the route lies inside the time the run claims; a route that could not be this workout's recording
+ * (health-route-positions.ts) is left out and the workout goes as it did before routes were read.
+ */
+export function runBodyOf(
+  source: HealthSource,
+  workout: Workout,
+  route: readonly HealthRouteFix[] = [],
+): HealthRunBody {
+  const withRoute = routePositions(workout, route);
   return {
     started_at: new Date(workout.startDate).toISOString(),
     distance_km: round2((workout.totalDistance ?? 0) / 1000),
-    duration_sec: Math.round(workout.duration),
+    duration_sec: withRoute ? withRoute.durationSec : Math.round(workout.duration),
     source,
     import_id: workoutId(workout),
-    // The plugin reads no workout routes (HealthKit's workout route, Health Connect's exercise route): no track.
-    gps_data: { positions: [] },
+    gps_data: { positions: withRoute ? withRoute.positions : [] },
     notes: null,
   };
 }
@@ -112,15 +133,17 @@ function saveMemory(memory: ImportMemory): void {
 
 /**
  * Imports running workouts from Health Connect (Android) or Apple Health (iOS) as runs with source
- * `health_connect` / `apple_health`. Asks for read access to workouts each time (the system shows its sheet only
- * while undecided), reads the running workouts since the last import (at most MAX_LOGGED_RUN_AGE_DAYS back), and
- * posts each once: a workout already sent is skipped, and its Idempotency-Key is the workout's own id. A network
- * failure stops the import where it is; the next one starts there again.
+ * `health_connect` / `apple_health`, each with its route where the runner grants routes (health-routes.ts). Asks for
+ * read access to workouts and routes each time (the system shows its sheet only while undecided), reads the running
+ * workouts since the last import (at most MAX_LOGGED_RUN_AGE_DAYS back), and posts each once: a workout already sent
+ * is skipped, and its Idempotency-Key is the workout's own id. A network failure stops the import where it is; the
+ * next one starts there again.
  */
 export function healthImport(deps: HealthImportDeps): HealthStore {
   const source: HealthSource = deps.platform === 'android' ? 'health_connect' : 'apple_health';
   const store = STORE_NAME[source];
   const plugin = deps.plugin ?? Health;
+  const routes = deps.routes ?? capacitorHealthRoutes();
   const post = deps.post ?? postRun;
   const load = deps.load ?? loadMemory;
   const save = deps.save ?? saveMemory;
@@ -134,6 +157,7 @@ export function healthImport(deps: HealthImportDeps): HealthStore {
 
   return {
     source,
+    routes,
     async importWorkouts() {
       try {
         if (!(await plugin.isAvailable()).available) return result(false, 0, healthMessages.unavailable(store));
@@ -142,6 +166,8 @@ export function healthImport(deps: HealthImportDeps): HealthStore {
       } catch {
         return result(false, 0, healthMessages.unavailable(store));
       }
+      // Routes are the runner's to share: without access (or on a failure) the workouts go without them.
+      const routesGranted = await routes.requestAccess();
 
       const memory = load();
       const until = now();
@@ -149,6 +175,7 @@ export function healthImport(deps: HealthImportDeps): HealthStore {
       const since = Math.max(earliest, memory.since === null ? earliest : Date.parse(memory.since) || earliest);
       const sent = new Set(memory.sent);
       let imported = 0;
+      let withRoutes = 0;
       const refusals: string[] = [];
       const remember = (nextSince: string) => save({ since: nextSince, sent: [...sent].slice(-REMEMBERED) });
 
@@ -171,21 +198,26 @@ export function healthImport(deps: HealthImportDeps): HealthStore {
           if (workout.workoutType !== 'running') continue;
           const key = workoutKey(source, workout);
           if (sent.has(key)) continue;
-          const outcome = await post(runBodyOf(source, workout), key);
+          const route = routesGranted ? await routes.routeOf(workoutId(workout)) : null;
+          const body = runBodyOf(source, workout, route?.kind === 'route' ? route.fixes : []);
+          const outcome = await post(body, key);
           if (outcome.kind === 'failed') {
             // Start here next time: this workout and those after it are read again.
             remember(new Date(Math.min(Date.parse(workout.startDate), until)).toISOString());
             return result(false, imported, healthMessages.failed(store, outcome.message));
           }
           sent.add(key);
-          if (outcome.kind === 'saved') imported += 1;
-          else refusals.push(outcome.message);
+          if (outcome.kind === 'saved') {
+            imported += 1;
+            if (body.gps_data.positions.length > 0) withRoutes += 1;
+          } else refusals.push(outcome.message);
         }
         anchor = page.anchor ?? undefined;
       } while (anchor);
 
       remember(lastStart(since, until));
       const parts = [imported === 0 ? healthMessages.none(store) : healthMessages.imported(store, imported)];
+      if (withRoutes > 0) parts.push(healthMessages.withRoutes(withRoutes));
       if (refusals.length > 0) parts.push(healthMessages.notAccepted(refusals.length, refusals[0]!));
       return result(true, imported, parts.join(' '));
     },

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { TableNames } from '../runner/projector.ts';
+import type { TableNames } from '../engine/projector.ts';
 import type { FeedEventData, FeedTable } from './feed-tables.ts';
 
 /** A feed card as the batch holds it (times as ISO strings). */

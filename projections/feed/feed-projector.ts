@@ -7,7 +7,7 @@ import type { RunEvent } from '../../domain/run/events.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { StakeEvent } from '../../domain/stake/events.ts';
 import type { RunXpAwarded } from '../../domain/xp/events.ts';
-import type { Projector, TableNames } from '../runner/projector.ts';
+import type { Projector, TableNames } from '../engine/projector.ts';
 import { type CardRow, FeedBatch, type FeedKeys } from './feed-batch.ts';
 import { badgeEarnedData, feedIds, runCompletedData, stakeCreatedData } from './feed-rows.ts';
 import { createFeedTables, type FeedEventData, type FeedTable } from './feed-tables.ts';
@@ -32,6 +32,21 @@ export const feedProjector: Projector<FeedTable> = {
   name: 'feed',
   // 2: the feed index holds only visible cards, with their kind and id (feed-tables.ts).
   version: 2,
+  eventTypes: [
+    'RunRecorded',
+    'RunXpAwarded',
+    'RunDeleted',
+    'GoalCreated',
+    'StakeOpened',
+    'StakeReleased',
+    'StakeCollected',
+    'BadgeEarned',
+    'ReactionAdded',
+    'ReactionRemoved',
+    'GroupCreated',
+    'MemberJoined',
+    'MemberLeft',
+  ] satisfies Relevant['type'][],
   tables: ['feed_events', 'reactions', 'feed_goal_types', 'feed_group_members'],
   createTables: createFeedTables,
 

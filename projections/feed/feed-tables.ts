@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { TableNames } from '../runner/projector.ts';
+import type { TableNames } from '../engine/projector.ts';
 
 /**
  * The feed read models: §3 feed_events and reactions, plus the projector's own memory (goal types for stake cards,

@@ -1,7 +1,7 @@
 import type { BadgeEvent } from '../../domain/badge/events.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { XpLedgerEvent } from '../../domain/xp/events.ts';
-import type { ChangeTopic } from '../runner/projector.ts';
+import type { ChangeTopic } from '../engine/projector.ts';
 
 /** The rows and changes one batch contributes, folded in memory so each table takes one statement per batch. */
 export interface GamificationBatch {

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { levelForXp } from '../../domain/gamification/levels.ts';
 import { tierForLevel } from '../../domain/gamification/tiers.ts';
-import type { Projector, TableNames } from '../runner/projector.ts';
+import type { Projector, TableNames } from '../engine/projector.ts';
 import { foldBatch, type GamificationBatch } from './fold-batch.ts';
 import { createGamificationTables, type GamificationTable } from './tables.ts';
 
@@ -97,6 +97,15 @@ async function writeBadges(tx: Transaction<object>, t: Tables, batch: Gamificati
 export const gamificationProjector: Projector<GamificationTable> = {
   name: 'gamification',
   version: 1,
+  eventTypes: [
+    'RunXpAwarded',
+    'RunXpRevoked',
+    'WeekSettled',
+    'XpAwarded',
+    'BadgeEarned',
+    'BadgeCelebrated',
+    'UserRegistered',
+  ],
   tables: ['xp_history', 'user_xp', 'user_streaks', 'badges'],
   createTables: createGamificationTables,
   async apply(events, { tx, tables, announce }) {

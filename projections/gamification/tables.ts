@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { TableNames } from '../runner/projector.ts';
+import type { TableNames } from '../engine/projector.ts';
 
 /** The gamification read models (§3 xp_history, user_streaks, badges, and each user's total XP and level). */
 export type GamificationTable = 'xp_history' | 'user_xp' | 'user_streaks' | 'badges';

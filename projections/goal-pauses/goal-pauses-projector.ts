@@ -2,7 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { UserGoalsEvent } from '../../domain/goal/user-goals.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import { weekStartingOn } from '../../domain/shared/week.ts';
-import type { Projector, TableNames } from '../runner/projector.ts';
+import type { Projector, TableNames } from '../engine/projector.ts';
 
 /** A paused week of a runner (issue 25): GET /goals/pauses, the goals screen, and the streak's aging (/me/streak). */
 export type GoalPauseRow = {
@@ -49,6 +49,7 @@ function pauseEvents(events: readonly RecordedEvent[]): (PauseEvent | ErasedEven
 export const goalPausesProjector: Projector<'goal_pauses'> = {
   name: 'goal-pauses',
   version: 2,
+  eventTypes: ['WeekPaused', 'WeekPauseCanceled', 'PersonalDataErased'],
   tables: ['goal_pauses'],
   createTables,
   async apply(events, { tx, tables, announce }) {

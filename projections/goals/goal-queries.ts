@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { currentGoalOf, currentGoalRows } from './current-goal.ts';
 import type { GoalsTable } from './goal-table.ts';
 
 type Db = Kysely<{ goals: GoalsTable }>;
@@ -15,21 +16,9 @@ export async function findOwnGoal(db: Kysely<object>, userId: string, goalId: st
   return row ?? null;
 }
 
-/**
- * The goal of the week the user is in: active or completed, its week (in its own zone) containing `now`; else the
- * newest still-active goal (a week that ended but is not settled yet).
- */
+/** The goal of the week the user is in (current-goal.ts `currentGoalOf`); null when there is none. */
 export async function findCurrentGoal(db: Kysely<object>, userId: string, now: Date): Promise<GoalsTable | null> {
-  const rows = await (db as Db)
-    .selectFrom('goals')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('status', 'in', ['active', 'completed'])
-    .where('week_starts_at', '<=', now)
-    .orderBy('week_starts_at', 'desc')
-    .limit(2)
-    .execute();
-  return rows.find((g) => now < g.week_ends_at) ?? rows.find((g) => g.status === 'active') ?? null;
+  return currentGoalOf((await currentGoalRows(db, userId, now)).started, now);
 }
 
 /** The user's upcoming goal (at most one exists). */

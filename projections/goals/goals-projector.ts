@@ -1,11 +1,13 @@
-import { sql } from 'kysely';
+import { eventTypesOf } from '../../domain/shared/event-schema.ts';
+import { sql, type Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
-import type { GoalEvent } from '../../domain/goal/events.ts';
+import { GoalEvent } from '../../domain/goal/events.ts';
 import type { RunEvent } from '../../domain/run/events.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import { weekStartingOn } from '../../domain/shared/week.ts';
-import type { Projector } from '../runner/projector.ts';
+import type { Projector } from '../engine/projector.ts';
 import { countableRun } from '../../domain/run/count-once.ts';
+import { lockUsersReadModels } from '../user-lock.ts';
 import { recomputeProgress } from './recompute-progress.ts';
 
 /**
@@ -26,8 +28,12 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
   // 2: events of other modules that carry a goalId are ignored (v1 could merge them into the row).
   // 3: run policy version 2 — facts keep each run's claimed time and verdict; withdrawn completions; closed weeks.
   // 4: indexes that keep a batch's work flat as histories grow: a user's open goals, a user's runs by recording.
-  version: 4,
+  // 5: inline (applied by the appends): rebuilt once, so events a worker had not applied before the switch are in.
+  version: 5,
+  eventTypes: [...eventTypesOf(GoalEvent), 'RunRecorded', 'RunDeleted'],
   tables: ['goals', 'goal_run_facts'],
+  // Inline: a saved run answers with its goal's progress from its own transaction (inline-projections.ts).
+  inline: true,
 
   async createTables(db, tables) {
     await sql`
@@ -96,6 +102,7 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
     const goals = sql.table(tables.goals);
     const facts = sql.table(tables.goal_run_facts);
     const users = new Set(batch.users);
+    if (!replaying) await lockOwners(tx, goals, batch);
     if (batch.facts.length > 0) {
       await sql`
         INSERT INTO ${facts} (run_id, user_id, started_at, ended_at, recorded_at, verification)
@@ -152,6 +159,22 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
     }
   },
 };
+
+/**
+ * Applied inline, a run and another run (or a new goal, a completion) of one runner can be appended at once: without
+ * a lock each would recompute progress without the other's rows and the later commit would drop the other's share.
+ * The owners (of the batch's runs and goals, and of the goals it patches) are locked before any write, so two
+ * transactions never hold a row the other waits for while waiting for its lock.
+ */
+async function lockOwners(tx: Transaction<object>, goals: ReturnType<typeof sql.table>, batch: GoalBatch) {
+  const owners = new Set(batch.users);
+  if (batch.patches.size > 0) {
+    const { rows } = await sql<{ user_id: string }>`
+      SELECT user_id FROM ${goals} WHERE id = ANY(${[...batch.patches.keys()]}::text[])`.execute(tx);
+    for (const row of rows) owners.add(row.user_id);
+  }
+  await lockUsersReadModels(tx, owners);
+}
 
 /** Users whose goals' progress one transaction of finishReplay works out. */
 const PROGRESS_USERS_PER_TRANSACTION = 500;

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { goalProgress } from '../../domain/goal/progress.ts';
 import type { GoalType } from '../../domain/goal/target.ts';
-import type { TableNames } from '../runner/projector.ts';
+import type { TableNames } from '../engine/projector.ts';
 import { runsAroundWeeks } from './runs-around-week.ts';
 
 type OpenGoal = {

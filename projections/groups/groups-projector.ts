@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { GroupEvent } from '../../domain/group/events.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
-import type { Projector, TableNames } from '../runner/projector.ts';
+import type { Projector, TableNames } from '../engine/projector.ts';
 
 /** The groups read models (§3 Group, Group member). */
 export type GroupsTable = 'groups' | 'group_members';
@@ -16,6 +16,7 @@ type Tables = TableNames<GroupsTable>;
 export const groupsProjector: Projector<GroupsTable> = {
   name: 'groups',
   version: 1,
+  eventTypes: ['GroupCreated', 'MemberJoined', 'MemberLeft', 'InviteCodeRotated'] satisfies GroupEvent['type'][],
   tables: ['groups', 'group_members'],
 
   async createTables(db, t) {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
-import type { Projector } from '../runner/projector.ts';
+import type { Projector } from '../engine/projector.ts';
 
 /**
  * Operators' view of the log: how many events of each type, and the first and last global position of each.
@@ -9,6 +9,8 @@ import type { Projector } from '../runner/projector.ts';
 export const logStatsProjector: Projector<'log_stats'> = {
   name: 'log-stats',
   version: 1,
+  // It counts the events of every type, so it reads them all (without their GPS tracks).
+  eventTypes: 'all',
   tables: ['log_stats'],
 
   async createTables(db, tables) {

@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { TableNames } from '../runner/projector.ts';
+import type { TableNames } from '../engine/projector.ts';
 
 /** The distances a fastest-run record is kept for (the challenges' 5 km and 10 km leaderboards). */
 export const RECORD_DISTANCES_KM = [5, 10] as const;

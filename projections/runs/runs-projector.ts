@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { RunEvent } from '../../domain/run/events.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
-import type { Projector } from '../runner/projector.ts';
+import type { Projector } from '../engine/projector.ts';
 import { countableRun } from '../../domain/run/count-once.ts';
+import { lockUsersReadModels } from '../user-lock.ts';
 import { createRunRecordsTable, refreshRunRecords } from './run-records.ts';
 
 /**
@@ -18,8 +19,12 @@ export const runsProjector: Projector<'runs' | 'run_records'> = {
   // 4: no positions column (the track is read from the log).
   // 5: an index of the runs synced from another service, by user (groupMembers sums their XP).
   // 6: each user's fastest runs over 5 and 10 km (run-records.ts), for the group challenges.
-  version: 6,
+  // 7: inline (applied by the appends): rebuilt once, so events a worker had not applied before the switch are in.
+  version: 7,
   tables: ['runs', 'run_records'],
+  // Inline: POST /runs answers with the run from its own transaction (inline-projections.ts).
+  inline: true,
+  eventTypes: ['RunRecorded', 'RunNotesEdited', 'RunDeleted', 'PersonalDataErased'],
 
   async createTables(db, tables) {
     await sql`
@@ -50,6 +55,9 @@ export const runsProjector: Projector<'runs' | 'run_records'> = {
   async apply(events, { tx, tables, announce, replaying }) {
     const batch = foldRunBatch(events);
     const table = sql.table(tables.runs);
+    // Applied inline, two appends of one runner can run at once: their records must not be worked out apart. Taken
+    // before any write, as the goals projector does, so the two never wait for each other's rows in a cycle.
+    if (!replaying) await lockUsersReadModels(tx, batch.recordsChanged);
     if (batch.inserts.length > 0) {
       await sql`
         INSERT INTO ${table} (id, user_id, source, import_id, started_at, ended_at, distance_km, duration_sec, notes,

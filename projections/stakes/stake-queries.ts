@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { HoldTimeline } from '../../domain/stake/hold-timeline.ts';
+import type { StakeState } from '../../domain/stake/state.ts';
 
 /** A stake as the Stakes tab and the donation impact card read it, with its charity. */
 export type StakeListRow = {
@@ -23,6 +24,8 @@ export type StakeListRow = {
   settled_at: Date | null;
   refunded_cents: number;
   hold: HoldTimeline;
+  /** The folded aggregate state (its appeal and refund). */
+  state: StakeState;
 };
 
 export type StakeFilter = {
@@ -41,7 +44,7 @@ export async function listUserStakes(db: Kysely<object>, userId: string, filter:
   const { rows } = await sql<StakeListRow>`
     SELECT s.id, s.goal_id, s.week_start, s.amount_cents, s.donation_amount_cents, s.fee_cents, s.captured_cents,
            s.charity_id, c.name AS charity_name, c.logo_url AS charity_logo_url, s.status, s.stage, s.last_failure,
-           s.decline_code, s.next_attempt_at, s.created_at, s.settled_at, s.refunded_cents, s.hold
+           s.decline_code, s.next_attempt_at, s.created_at, s.settled_at, s.refunded_cents, s.hold, s.state
     FROM stakes s LEFT JOIN charities c ON c.id = s.charity_id
     WHERE s.user_id = ${userId} ${status} ${goal} ${charity}
     ORDER BY s.created_at DESC, s.id LIMIT ${filter.limit}`.execute(db);

@@ -1,6 +1,7 @@
+import { eventTypesOf } from '../../domain/shared/event-schema.ts';
 import { sql } from 'kysely';
-import type { StakeEvent } from '../../domain/stake/events.ts';
-import type { Projector } from '../runner/projector.ts';
+import { StakeEvent } from '../../domain/stake/events.ts';
+import type { Projector } from '../engine/projector.ts';
 import { nextStakeRow, type StakesTable } from './stake-row.ts';
 import { isStakeStream } from '../../domain/shared/streams.ts';
 
@@ -11,7 +12,10 @@ import { isStakeStream } from '../../domain/shared/streams.ts';
 export const stakesProjector: Projector<'stakes'> = {
   name: 'stakes',
   // 2: decline_code, and hold failures shown as a payment problem. 3: the hold's timeline, refunded_cents.
-  version: 3,
+  // 4: appeals, the collection and refunds in the folded state (issue 25).
+  version: 4,
+  // The stake stream's every event, folded with the aggregate's own evolve (stake-row.ts).
+  eventTypes: eventTypesOf(StakeEvent),
   tables: ['stakes'],
 
   async createTables(db, tables) {

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { SurgeEvent } from '../../domain/surge/events.ts';
-import type { Projector, TableNames } from '../runner/projector.ts';
+import type { Projector, TableNames } from '../engine/projector.ts';
 
 /** §3 Surge event, as scheduled; its status (scheduled, active, ended) is derived from the clock by the API. */
 export type SurgeRow = {
@@ -38,6 +38,7 @@ function surgeEvents(events: readonly RecordedEvent[]): SurgeEvent[] {
 export const surgeProjector: Projector<'surges'> = {
   name: 'surges',
   version: 1,
+  eventTypes: ['SurgeScheduled', 'SurgeCanceled'] satisfies SurgeEvent['type'][],
   tables: ['surges'],
   createTables,
   async apply(events, { tx, tables }) {

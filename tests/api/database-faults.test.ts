@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,11 +10,13 @@ import { APPLICATION_NAME, type Database, openDatabase } from '../../app-server/
 import type { AppEnv } from '../../app-server/http/app-env.ts';
 import { SERVICE_UNAVAILABLE } from '../../app-server/db/unavailable.ts';
 import { errorHandler } from '../../app-server/http/middleware/error-handler.ts';
-import { awaitReadModels } from '../../app-server/http/read-your-writes.ts';
+import { readModelsAt } from '../../app-server/http/read-your-writes.ts';
+import { recordingWrites } from '../../app-server/http/request-writes.ts';
+import type { EventMetadata, EventStore } from '../../domain/shared/event-store.ts';
 import { healthRoutes } from '../../app-server/http/routes/health.ts';
 import { allProjectors } from '../../projections/registry.ts';
-import { ProjectionRunner } from '../../projections/runner/projection-runner.ts';
-import { changeTopics } from '../../projections/runner/projector.ts';
+import { ProjectionRunner } from '../../projections/engine/projection-runner.ts';
+import { changeTopics } from '../../projections/engine/projector.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { type ServerProcess, openEventStream, signUpOverHttp, startServerProcess } from '../support/server-process.ts';
 import { runBody } from '../support/users.ts';
@@ -70,19 +72,22 @@ describe('requests while the database is unreachable (a real refused connection)
   });
 
   it('answers a write that was saved with its success even when the database fails while it waits for read models', async () => {
+    const position = { commit: 7, prepare: 7 };
+    // A store whose append succeeds (the run is saved at `position`), recorded as the request's write.
+    const saved = { appendToStream: async () => ({ nextExpectedRevision: 0, position, globalPosition: 7 }) };
     const app = appWith(async (c) => {
-      // The append succeeded (position known); then the database went away.
-      await awaitReadModels(
-        c,
-        projections,
-        { commit: 7, prepare: 7 },
-        { needs: ['runs'], status: 201, data: { id: 'run-1' } },
-      );
+      const store = recordingWrites(c, saved as unknown as EventStore<Transaction<object>>);
+      await store.appendToStream('run-1', [{ type: 'RunRecorded', data: {}, metadata: {} as EventMetadata }]);
+      // Then the database went away while the route waited for the asynchronous read models a run reaches (the
+      // inline ones, runs and goals, are never waited for).
+      const wait = await readModelsAt(c, projections, position, { status: 201, data: { id: 'run-1' } });
+      if (!wait.ready) return wait.answer;
       return c.json({ never: 'reached' });
     });
     const res = await app.request('/write', { method: 'POST' });
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ success: true, data: { id: 'run-1' }, catching_up: ['runs'] });
+    // A recorded run reaches one asynchronous read model, the feed (its card).
+    expect(await res.json()).toEqual({ success: true, data: { id: 'run-1' }, catching_up: ['feed'] });
   });
 
   it('/health answers 503 naming the unreachable database', async () => {
@@ -319,22 +324,25 @@ describe.each(postgres)('the server process while its database sessions are term
     } finally {
       await admin.end();
     }
-    // ... and in its owner's read models. GET /groups answers in pages of 20 (a writer makes more), so every page is read.
-    const allGroups = async (token: string) => {
-      const groups: { id: string }[] = [];
+    // ... and in its owner's read models. GET /groups and GET /runs answer in pages (a writer makes more than one page
+    // of each), so every page is read.
+    const allPages = async (token: string, path: '/groups?limit=50' | '/runs?limit=100', field: 'groups' | 'data') => {
+      const items: { id: string }[] = [];
       let cursor: string | null = null;
       do {
-        const page = await call(token, 'GET', `/groups?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-        groups.push(...(page.body.groups as { id: string }[]));
+        const page = await call(token, 'GET', `${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        items.push(...(page.body[field] as { id: string }[]));
         cursor = page.body.next_cursor as string | null;
       } while (cursor);
-      return groups;
+      return items;
     };
+    const allGroups = (token: string) => allPages(token, '/groups?limit=50', 'groups');
+    const allRuns = (token: string) => allPages(token, '/runs?limit=100', 'data');
     for (const [u, user] of users.entries()) {
       await expect
         .poll(
           async () => {
-            const runs = (await call(user.token, 'GET', '/runs?limit=100')).body.data as { id: string }[];
+            const runs = await allRuns(user.token);
             const groups = await allGroups(user.token);
             return {
               runs: acknowledged.runs[u]!.filter((id) => !runs.some((r) => r.id === id)),
@@ -356,13 +364,10 @@ describe.each(postgres)('the server process while its database sessions are term
     );
     expect(after.status).toBe(201);
     await expect
-      .poll(
-        async () =>
-          (await call(users[0]!.token, 'GET', '/runs?limit=100')).body.data.some(
-            (r: { id: string }) => r.id === after.body.data.id,
-          ),
-        { timeout: Math.max(1, deadline - Date.now()), interval: 50 },
-      )
+      .poll(async () => (await allRuns(users[0]!.token)).some((r) => r.id === after.body.data.id), {
+        timeout: Math.max(1, deadline - Date.now()),
+        interval: 50,
+      })
       .toBe(true);
     expect(server.output()).not.toMatch(/"level":(50|60).*unhandled/);
   }, 240_000);

@@ -26,6 +26,37 @@ function poisonNotes(): { streamId: string; event: NewEvent } {
   };
 }
 
+/**
+ * An event the groups projection (asynchronous) cannot apply: its invite expiry is no instant. The store keeps it (it
+ * checks no shapes); only the projection refuses it.
+ */
+function poisonGroup(): { streamId: string; event: NewEvent } {
+  const groupId = randomUUID();
+  const eventId = randomUUID();
+  return {
+    streamId: `group-${groupId}`,
+    event: {
+      type: 'GroupCreated',
+      data: {
+        groupId,
+        name: 'Poisoned',
+        ownerId: randomUUID(),
+        inviteCode: 'ABCDEFGH',
+        inviteExpiresAt: 'never',
+        createdAt: '2026-11-18T12:00:00Z',
+      },
+      metadata: {
+        eventId,
+        occurredAt: '2026-11-18T12:00:00Z',
+        actorId: null,
+        correlationId: eventId,
+        causationId: null,
+        schemaVersion: 1,
+      },
+    },
+  };
+}
+
 /** Rejects when `promise` takes longer than `ms` (a bound on the wait, not a measured duration). */
 function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -60,8 +91,14 @@ describe.each(databaseTargets())('health and a poisoned event on %s (projections
     expect(channels).toEqual(target === 'postgres' ? ['es_appended', 'realtime_changes'] : []);
   });
 
-  it("one user's poisoned event does not stop another user's writes; /health says 503 until an operator skips it", async () => {
+  it('refuses an event the inline runs read model cannot apply with its append: nothing is saved', async () => {
     const poison = poisonNotes();
+    await expect(runtime.store.appendToStream(poison.streamId, [poison.event])).rejects.toThrow();
+    expect(await runtime.store.readStream(poison.streamId)).toEqual([]);
+  });
+
+  it("one user's poisoned event does not stop another user's writes; /health says 503 until an operator skips it", async () => {
+    const poison = poisonGroup();
     await runtime.store.appendToStream(poison.streamId, [poison.event]);
     const saved = await within(
       3_000,
@@ -79,12 +116,11 @@ describe.each(databaseTargets())('health and a poisoned event on %s (projections
       })
       .toBe(1);
 
-    // The run's follow-up events (XP, goal progress) are applied a moment after the run itself: wait for the runs
-    // read model to have passed everything, poisoned event included.
+    // Wait for the groups read model to have passed everything, poisoned event included.
     await expect
       .poll(
         async () =>
-          (await runtime.request('GET', '/health')).body.projections.find((p: { name: string }) => p.name === 'runs')
+          (await runtime.request('GET', '/health')).body.projections.find((p: { name: string }) => p.name === 'groups')
             ?.lag,
         { timeout: 5_000 },
       )
@@ -93,9 +129,9 @@ describe.each(databaseTargets())('health and a poisoned event on %s (projections
     expect(health.status).toBe(503);
     expect(health.body.status).toBe('degraded');
     expect(health.body.problems).toEqual([
-      { component: 'projection', name: 'runs', reason: 'poisoned', detail: '1 poisoned event(s)' },
+      { component: 'projection', name: 'groups', reason: 'poisoned', detail: '1 poisoned event(s)' },
     ]);
-    expect(health.body.projections.find((p: { name: string }) => p.name === 'runs')).toMatchObject({
+    expect(health.body.projections.find((p: { name: string }) => p.name === 'groups')).toMatchObject({
       state: 'poisoned',
       lag: 0,
       poisoned: 1,
@@ -104,8 +140,8 @@ describe.each(databaseTargets())('health and a poisoned event on %s (projections
     const [poisoned] = await runtime.projections.poisoned({ status: ['poisoned'] });
     expect(poisoned).toMatchObject({
       eventId: poison.event.metadata.eventId,
-      projection: 'runs',
-      eventType: 'RunNotesEdited',
+      projection: 'groups',
+      eventType: 'GroupCreated',
     });
     expect(await runtime.projections.skipPoisoned(poisoned!.id)).toBe(true);
     const after = await runtime.request('GET', '/health');

@@ -117,6 +117,9 @@ describe.each(postgres)('revocation seen at once by a second API instance (%s)',
     const sentAfter = answers.filter((a) => a.sentAt > signedOutAt);
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(0);
     expect(sentAfter.length).toBeGreaterThan(0);
-    expect(sentAfter.filter((a) => a.status !== 401)).toEqual([]);
+    // Refused, every one: 401, or 429 where sixteen clients outran the user's read limit (the limiter counts before
+    // the session is looked at). Never an answer with the signed-out user's data.
+    expect(sentAfter.filter((a) => a.status !== 401 && a.status !== 429)).toEqual([]);
+    expect(sentAfter.some((a) => a.status === 401)).toBe(true);
   });
 });

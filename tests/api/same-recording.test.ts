@@ -131,7 +131,7 @@ describe.each(databaseTargets())('the same recording is one run, on %s', (target
   it('a keyed run saved before runs were named by their recording is found by its key, not saved again', async () => {
     const key = randomUUID();
     const legacy = runBody('2026-11-18T06:00:00Z', 3);
-    // What POST /runs with this key stored then: the run under the key's id (request-key.ts keyedId).
+    // What POST /runs with this key stored then: the run under the key's id (idempotency/legacy-keyed-ids.ts).
     const legacyId = deterministicUuid('idempotency-key', ana.id, key, 'id');
     const now = rt.clock.now();
     await executeCommand(

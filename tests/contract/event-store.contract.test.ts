@@ -10,6 +10,7 @@ import {
 import { hasHiddenEvents } from '../../app-server/adapters/event-store/postgres/read-events.ts';
 import { newEvent, numberedEvents, uniquePrefix } from './support/contract-events.ts';
 import { DeliveryLog, runConcurrentWriters } from './support/concurrent-workload.ts';
+import { followLog } from './support/follow-log.ts';
 import { contractTargets, type OpenTarget } from './support/targets.ts';
 
 const targets = contractTargets();
@@ -113,6 +114,61 @@ describe.each(targets)('event store contract: $name', (target) => {
     }
   });
 
+  it('appends to many streams at once, each with its own expected version, answering per stream in order', async () => {
+    const prefix = uniquePrefix('many');
+    const [a, b, c] = [`${prefix}-c`, `${prefix}-a`, `${prefix}-b`];
+    await store.appendToStream(b, numberedEvents(2));
+    const results = await store.appendToStreams([
+      { streamId: a, events: numberedEvents(3), expectedVersion: 'no_stream' },
+      { streamId: b, events: numberedEvents(1, 2), expectedVersion: 1 },
+      { streamId: c, events: numberedEvents(1) },
+    ]);
+    expect(results.map((r) => [r.streamId, r.nextExpectedRevision])).toEqual([
+      [a, 2],
+      [b, 2],
+      [c, 0],
+    ]);
+    const read = await store.readStreams([a, b, c, `${prefix}-absent`]);
+    expect([...read.keys()].sort()).toEqual([a, b, c, `${prefix}-absent`].sort());
+    expect(dataOf(read.get(a)!)).toEqual([0, 1, 2].map((n) => ({ n })));
+    expect(dataOf(read.get(b)!)).toEqual([0, 1, 2].map((n) => ({ n })));
+    expect(read.get(b)!.map((e) => e.streamRevision)).toEqual([0, 1, 2]);
+    expect(read.get(`${prefix}-absent`)).toEqual([]);
+    for (const r of results) expect((await store.readStream(r.streamId)).at(-1)!.position).toEqual(r.position);
+    // Reading many streams is reading each one.
+    for (const id of [a, b, c]) expect(read.get(id)).toEqual(await store.readStream(id));
+  });
+
+  it('refuses a multi-stream append whose expected version does not hold, naming the stream', async () => {
+    const prefix = uniquePrefix('many-ev');
+    const [ok, stale] = [`${prefix}-a`, `${prefix}-b`];
+    await store.appendToStream(stale, numberedEvents(2));
+    const error = await rejection(
+      store.appendToStreams([
+        { streamId: ok, events: [newEvent()], expectedVersion: 'no_stream' },
+        { streamId: stale, events: [newEvent()], expectedVersion: 0 },
+      ]),
+    );
+    expect(error).toBeInstanceOf(WrongExpectedVersionError);
+    expect((error as WrongExpectedVersionError).streamId).toBe(stale);
+    expect((error as WrongExpectedVersionError).actual).toBe(1);
+    expect(await store.readStream(stale)).toHaveLength(2);
+    // All or nothing where the store has transactions (KurrentDB appends stream by stream: see its adapter).
+    if (t.transactionalAppends) expect(await store.readStream(ok)).toEqual([]);
+  });
+
+  it('answers a repeated multi-stream append with the original results and stores nothing twice', async () => {
+    const prefix = uniquePrefix('many-idem');
+    const appends = [
+      { streamId: `${prefix}-a`, events: numberedEvents(2), expectedVersion: 'no_stream' as const },
+      { streamId: `${prefix}-b`, events: numberedEvents(1), expectedVersion: 'no_stream' as const },
+    ];
+    const first = await store.appendToStreams(appends);
+    expect(await store.appendToStreams(appends)).toEqual(first);
+    expect(await store.readStream(`${prefix}-a`)).toHaveLength(2);
+    expect(await store.readStream(`${prefix}-b`)).toHaveLength(1);
+  });
+
   it('answers a repeated append with the original result and stores nothing twice', async () => {
     const stream = uniquePrefix('idem');
     const events = numberedEvents(3);
@@ -147,10 +203,12 @@ describe.each(targets)('event store contract: $name', (target) => {
     const fromAll = (await upcasting.readAll()).filter((e) => e.streamId === stream);
     expect(dataOf(fromAll)).toEqual(expected);
     const seen: RecordedEvent[] = [];
-    const subscription = upcasting.subscribeToAll({
-      checkpointName: uniquePrefix('up-sub'),
-      handle: async (events) => void seen.push(...events.filter((e) => e.streamId === stream)),
-    });
+    const subscription = followLog(t.database.db, upcasting, [
+      {
+        checkpointName: uniquePrefix('up-sub'),
+        handle: async (events) => void seen.push(...events.filter((e) => e.streamId === stream)),
+      },
+    ]);
     await subscription.caughtUp();
     await subscription.stop();
     expect(dataOf(seen)).toEqual(expected);
@@ -169,17 +227,36 @@ describe.each(targets)('event store contract: $name', (target) => {
     expect(mine(await store.readAll({ withoutFields: ['positions'] }))).toEqual(without);
     expect(mine(await store.readAll({ withoutFields: ['positions', 'notes'] }))).toEqual([{ km: 5 }, { km: 3 }]);
     const seen: RecordedEvent[] = [];
-    const subscription = store.subscribeToAll({
-      checkpointName: uniquePrefix('without-sub'),
-      withoutFields: ['positions'],
-      handle: async (events) => void seen.push(...events),
-    });
+    const subscription = followLog(t.database.db, store, [
+      {
+        checkpointName: uniquePrefix('without-sub'),
+        withoutFields: ['positions'],
+        handle: async (events) => void seen.push(...events),
+      },
+    ]);
     await subscription.caughtUp();
     await subscription.stop();
     expect(mine(seen)).toEqual(without);
     // Only that reader's copy: the log and every other reader still get the whole event.
     expect(dataOf(await store.readStream(stream))).toEqual([{ km: 5, positions: track, notes: 'easy' }, { km: 3 }]);
     expect(mine(await store.readAll())).toEqual([{ km: 5, positions: track, notes: 'easy' }, { km: 3 }]);
+  });
+
+  it('reads only the event types a reader names, counting only those against maxCount', async () => {
+    const stream = uniquePrefix('types');
+    await store.appendToStream(stream, [
+      newEvent('Kept', { n: 1 }),
+      newEvent('Other', { n: 2 }),
+      newEvent('AlsoKept', { n: 3 }),
+      newEvent('Other', { n: 4 }),
+      newEvent('Kept', { n: 5 }),
+    ]);
+    const before = (await store.readStream(stream))[0]!.position;
+    const all = await store.readAll({ eventTypes: ['Kept', 'AlsoKept'] });
+    expect(dataOf(all.filter((e) => e.streamId === stream))).toEqual([{ n: 1 }, { n: 3 }, { n: 5 }]);
+    expect(all.every((e) => e.type === 'Kept' || e.type === 'AlsoKept')).toBe(true);
+    const after = await store.readAll({ after: before, eventTypes: ['Kept', 'AlsoKept'], maxCount: 2 });
+    expect(dataOf(after)).toEqual([{ n: 3 }, { n: 5 }]);
   });
 
   it('reads the global log in batches, in position order, up to the head', async () => {
@@ -219,25 +296,27 @@ describe.each(targets)('event store contract: $name', (target) => {
     const subscribe = (failOnBatch: number) => {
       let batches = 0;
       const errors: unknown[] = [];
-      const subscription = store.subscribeToAll({
-        checkpointName: prefix,
-        batchSize: 40,
-        onError: (error) => errors.push(error),
-        handle: async (events, tx) => {
-          const mine = events.filter((e) => e.streamId.startsWith(prefix));
-          const half = Math.ceil(mine.length / 2);
-          const insert = async (part: readonly RecordedEvent[]) => {
-            for (const e of part) {
-              await sql`insert into ${sql.table(table)} values (${e.metadata.eventId}, ${e.streamId})`.execute(
-                tx as never,
-              );
-            }
-          };
-          await insert(mine.slice(0, half));
-          if (mine.length > 1 && ++batches === failOnBatch) throw new Error('handler failed half-way');
-          await insert(mine.slice(half));
+      const subscription = followLog(t.database.db, store, [
+        {
+          checkpointName: prefix,
+          batchSize: 40,
+          onError: (error) => errors.push(error),
+          handle: async (events, tx) => {
+            const mine = events.filter((e) => e.streamId.startsWith(prefix));
+            const half = Math.ceil(mine.length / 2);
+            const insert = async (part: readonly RecordedEvent[]) => {
+              for (const e of part) {
+                await sql`insert into ${sql.table(table)} values (${e.metadata.eventId}, ${e.streamId})`.execute(
+                  tx as never,
+                );
+              }
+            };
+            await insert(mine.slice(0, half));
+            if (mine.length > 1 && ++batches === failOnBatch) throw new Error('handler failed half-way');
+            await insert(mine.slice(half));
+          },
         },
-      });
+      ]);
       return { subscription, errors };
     };
 
@@ -266,12 +345,14 @@ describe.each(targets)('event store contract: $name', (target) => {
       const prefix = uniquePrefix(`lost-${seed}`);
       const log = new DeliveryLog(prefix);
       const errors: unknown[] = [];
-      const subscription = store.subscribeToAll({
-        checkpointName: prefix,
-        batchSize: 500,
-        handle: async (events) => log.record(events),
-        onError: (error) => errors.push(error),
-      });
+      const subscription = followLog(t.database.db, store, [
+        {
+          checkpointName: prefix,
+          batchSize: 500,
+          handle: async (events) => log.record(events),
+          onError: (error) => errors.push(error),
+        },
+      ]);
       const appended = await runConcurrentWriters(store, {
         seed,
         prefix,
@@ -293,7 +374,9 @@ describe.each(targets)('event store contract: $name', (target) => {
     const prefix = uniquePrefix('together');
     const logs = [new DeliveryLog(prefix), new DeliveryLog(prefix), new DeliveryLog(prefix)];
     const errors: unknown[] = [];
-    const subscription = store.subscribeTogether(
+    const subscription = followLog(
+      t.database.db,
+      store,
       logs.map((log, i) => ({
         checkpointName: `${prefix}-${i}`,
         batchSize: 50 + i * 70,
@@ -332,7 +415,9 @@ describe.each(targets)('event store contract: $name', (target) => {
     const failures = { left: 3 };
     const errors: { member: string; error: unknown }[] = [];
     const group = () =>
-      store.subscribeTogether(
+      followLog(
+        t.database.db,
+        store,
         ['steady', 'flaky'].map((member) => ({
           checkpointName: `${prefix}-${member}`,
           batchSize: 25,

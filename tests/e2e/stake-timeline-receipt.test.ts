@@ -2,9 +2,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../support/test-runtime.ts';
 import { type E2eStack, startE2eStack } from './support/e2e-stack.ts';
-import { fillLocalCard } from './support/local-card.ts';
 import {
   closeCelebrations,
+  createStakedRunGoal,
   moveTime,
   newPhone,
   openApp,
@@ -42,22 +42,7 @@ describe.each(databaseTargets())('the hold timeline and the receipt in the brows
 
   it('a staked goal this week: the Stakes tab shows the hold placed and its capture deadline counting down', async () => {
     await signUp(page, stack, 'Rosa Reyes', `rosa-${target}-${process.pid}@example.com`);
-    await openApp(page, stack, '/goals');
-    await page.getByRole('button', { name: 'Create Your First Goal' }).click();
-    await page.getByRole('button', { name: /Number of runs/ }).click();
-    await page.getByLabel('Target (runs)').fill('3');
-    await page.getByRole('button', { name: 'Next', exact: true }).click();
-    await page.getByRole('dialog', { name: 'Add a Stake' }).getByRole('button', { name: '$10', exact: true }).click();
-    await page.getByRole('button', { name: 'Next', exact: true }).click();
-    await page.getByRole('dialog', { name: 'Confirm Your Stake' }).waitFor();
-    await page.getByRole('button', { name: 'Next', exact: true }).click();
-    const payment = page.getByRole('dialog', { name: 'Payment Method' });
-    await fillLocalCard(payment, '5555 5555 5555 4444');
-    await payment.getByRole('button', { name: 'Save Card' }).click();
-    const charity = page.getByRole('dialog', { name: 'Choose a Charity' });
-    await charity.getByRole('button', { name: /Against Malaria Foundation/ }).click();
-    await charity.getByRole('button', { name: 'Create Goal' }).click();
-    await charity.waitFor({ state: 'detached' });
+    await createStakedRunGoal(page, stack, 3);
 
     // The goal is active at once: the workers place the hold (Mastercard: 7 days, until Wed Nov 25 12:00 PM).
     await runWorkers(stack);

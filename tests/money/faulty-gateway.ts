@@ -45,7 +45,14 @@ export class CrashPlan {
   }
 }
 
-const MUTATIONS = ['placeHold', 'captureHold', 'releaseHold', 'chargeOffSession', 'retrievePaymentIntent'] as const;
+const MUTATIONS = [
+  'placeHold',
+  'captureHold',
+  'releaseHold',
+  'chargeOffSession',
+  'refundPayment',
+  'retrievePaymentIntent',
+] as const;
 
 /** The real gateway, with a crash possible just before and just after each call reaches it. */
 export function faultyGateway(real: PaymentGateway, plan: CrashPlan): PaymentGateway {

@@ -145,9 +145,37 @@ describe.each(databaseTargets())('the hold timeline, receipts and the charity le
       expect(csv.stderr).toContain('1 charity line in 2026-11, owed 800c');
       expect(csv.status).toBe(0);
       expect(csv.stdout.trim().split('\n')).toEqual([
-        'month,charity_id,charity_name,captures,captured_cents,donation_cents,fee_cents,refunds,refunded_cents,refund_charity_cents,owed_cents',
-        '2026-11,against-malaria-foundation,Against Malaria Foundation,1,1000,800,200,0,0,0,800',
+        'month,charity_id,charity_name,captures,captured_cents,donation_cents,fee_cents,refunds,refunded_cents,refund_charity_cents,owed_cents,paid_cents,due_cents',
+        '2026-11,against-malaria-foundation,Against Malaria Foundation,1,1000,800,200,0,0,0,800,0,800',
       ]);
+
+      // What has been paid beside what is owed: a transfer recorded once, never beyond what is still due.
+      const payout = (cents: string, reference: string) =>
+        npm(
+          'ledger:payout',
+          '--',
+          '--charity',
+          'against-malaria-foundation',
+          '--month',
+          '2026-11',
+          '--amount-cents',
+          cents,
+          '--reference',
+          reference,
+        );
+      const paid = payout('500', 'SEPA 2026-12-01 AMF');
+      expect(paid.stdout).toContain('recorded 500c to against-malaria-foundation for 2026-11');
+      expect(paid.status).toBe(0);
+      expect(payout('500', 'SEPA 2026-12-01 AMF').stdout).toContain('already recorded');
+      const tooMuch = payout('400', 'SEPA 2026-12-02 AMF');
+      expect(tooMuch.status).toBe(1);
+      expect(tooMuch.stderr).toContain('$4.00 is more than the $3.00 still due to against-malaria-foundation for 2026-11');
+      const noAmount = payout('0', 'x');
+      expect(noAmount.status).toBe(2);
+      const afterPayout = npm('ledger:charities', '--', '--month', '2026-11', '--format', 'csv');
+      expect(afterPayout.stdout.trim().split('\n')[1]).toBe(
+        '2026-11,against-malaria-foundation,Against Malaria Foundation,1,1000,800,200,0,0,0,800,500,300',
+      );
       const december = npm('ledger:charities', '--', '--month', '2026-12');
       expect(december.status).toBe(0);
       expect(JSON.parse(december.stdout)).toEqual({ month: '2026-12', charities: [], owed_cents: 0 });
@@ -170,6 +198,9 @@ describe.each(databaseTargets())('the hold timeline, receipts and the charity le
           refundedCents: 0,
           refundCharityCents: 0,
           owedCents: 800,
+          payouts: 1,
+          paidCents: 500,
+          dueCents: 300,
         },
       ]);
     },

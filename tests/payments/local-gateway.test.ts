@@ -236,6 +236,26 @@ describe.each(targets)('local payment gateway on %s', (target) => {
     });
   });
 
+  it('refunds what was taken, once per key, never more than is left; a hold not captured has nothing to refund', async () => {
+    const held = await gateway.placeHold(hold(await runnerWithCard(), 2000));
+    if (held.status !== 'held') throw new Error('not held');
+    const refund = {
+      paymentIntentId: held.paymentIntentId,
+      amountCents: 2000,
+      idempotencyKey: key('refund'),
+      metadata: {},
+    };
+    expect((await failure(gateway.refundPayment(refund))).code).toBe('invalid_request');
+    await gateway.captureHold({ paymentIntentId: held.paymentIntentId, amountCents: 2000, idempotencyKey: key('c') });
+    const once = key('refund-2');
+    const first = await gateway.refundPayment({ ...refund, idempotencyKey: once });
+    expect(first).toMatchObject({ status: 'refunded', amountCents: 2000 });
+    // The same key replays the first answer: one refund, not two.
+    expect(await gateway.refundPayment({ ...refund, idempotencyKey: once })).toEqual(first);
+    const again = await failure(gateway.refundPayment({ ...refund, amountCents: 1, idempotencyKey: key('refund-3') }));
+    expect(again.providerCode).toBe('charge_already_refunded');
+  });
+
   it('captures a whole hold, and never more than was held', async () => {
     const held = await gateway.placeHold(hold(await runnerWithCard(), 5000));
     if (held.status !== 'held') throw new Error('not held');

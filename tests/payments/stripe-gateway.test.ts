@@ -117,6 +117,33 @@ describe('Stripe adapter: requests', () => {
     expect(server.last('POST', '/v1/payment_intents/pi_123/cancel').headers['idempotency-key']).toBe('k-rel');
   });
 
+  it('refunds a PaymentIntent with refunds.create, the amount and the idempotency key; pending is on its way back', async () => {
+    server.respond(() => ({ status: 200, body: { id: 're_1', object: 'refund', amount: 1000, status: 'pending' } }));
+    const refund = { paymentIntentId: 'pi_123', amountCents: 1000, idempotencyKey: 'stake-s1-refund', metadata: {} };
+    expect(await gateway.refundPayment(refund)).toEqual({ status: 'refunded', refundId: 're_1', amountCents: 1000 });
+    const request = server.last('POST', '/v1/refunds');
+    expect(request.form.get('payment_intent')).toBe('pi_123');
+    expect(request.form.get('amount')).toBe('1000');
+    expect(request.headers['idempotency-key']).toBe('stake-s1-refund');
+    server.respond(() => ({
+      status: 200,
+      body: {
+        id: 're_2',
+        object: 'refund',
+        amount: 1000,
+        status: 'failed',
+        failure_reason: 'expired_or_canceled_card',
+      },
+    }));
+    expect(await gateway.refundPayment(refund)).toEqual({
+      status: 'failed',
+      refundId: 're_2',
+      reason: 'expired_or_canceled_card',
+    });
+    server.respond(() => stripeError(400, { type: 'invalid_request_error', code: 'charge_already_refunded' }));
+    expect(await gateway.refundPayment(refund)).toMatchObject({ status: 'refunded', amountCents: 1000 });
+  });
+
   it('charges off-session with automatic capture', async () => {
     server.respond(() => ({
       status: 200,

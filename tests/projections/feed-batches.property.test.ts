@@ -6,7 +6,7 @@ import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import { feedProjector } from '../../projections/feed/feed-projector.ts';
 import { feedIds } from '../../projections/feed/feed-rows.ts';
 import type { FeedTable } from '../../projections/feed/feed-tables.ts';
-import type { TableNames } from '../../projections/runner/projector.ts';
+import type { TableNames } from '../../projections/engine/projector.ts';
 import { applyStatementByStatement } from './support/feed-one-statement-at-a-time.ts';
 
 /*

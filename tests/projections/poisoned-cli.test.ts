@@ -5,6 +5,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../app-server/config.ts';
+import { createPostgresEventStore } from '../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
+import { PersonalKeyVault } from '../../app-server/privacy/key-vault.ts';
+import { personalDataRules } from '../../app-server/privacy/personal-data-policy.ts';
+import { protectPersonalData } from '../../app-server/privacy/protected-event-store.ts';
 import { createRuntime } from '../../app-server/runtime.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -31,12 +35,22 @@ let eventId = '';
 // Each command opens the embedded database and migrates it: seconds apiece on a busy machine.
 beforeAll(async () => {
   // The runs table cannot hold notes with a NUL character: the event is stored (sealed, as personal data), and the
-  // runs projection refuses it, as it did in production before the API validated notes.
-  const runtime = await createRuntime(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir }));
+  // runs projection refuses it, as it did in production before the API validated notes. Today the runs read model is
+  // inline and would refuse the append itself, so the event is written as the older versions wrote it: through the
+  // sealing store without the inline projections (as runtime.ts wires it, minus withInlineProjections). A rebuild
+  // then meets it and records it as poisoned.
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir });
+  const runtime = await createRuntime(config);
   try {
     eventId = randomUUID();
     const runId = randomUUID();
-    await runtime.store.appendToStream(`run-${runId}`, [
+    const vault = new PersonalKeyVault({
+      db: runtime.database.db,
+      serverSecret: config.AUTH_ENCRYPTION_KEY,
+      now: () => new Date(),
+    });
+    const olderVersionStore = protectPersonalData(createPostgresEventStore(runtime.database), vault, personalDataRules);
+    await olderVersionStore.appendToStream(`run-${runId}`, [
       {
         type: 'RunNotesEdited',
         data: { runId, userId: randomUUID(), notes: 'a\u0000b', editedAt: '2026-11-18T12:00:00Z' },
@@ -50,7 +64,7 @@ beforeAll(async () => {
         },
       },
     ]);
-    await runtime.projections.catchUp();
+    await runtime.projections.rebuild('runs');
   } finally {
     await runtime.close();
   }

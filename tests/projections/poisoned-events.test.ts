@@ -5,10 +5,10 @@ import { createPostgresEventStore } from '../../app-server/adapters/event-store/
 import { type Database, openDatabase } from '../../app-server/db/database.ts';
 import { migrateToLatest } from '../../app-server/db/migrate.ts';
 import type { EventStore, LogPosition, NewEvent } from '../../domain/shared/event-store.ts';
-import type { FaultPolicy } from '../../projections/runner/fault-tracker.ts';
-import { catchUpInTransaction } from '../../projections/runner/apply-batch.ts';
-import { ProjectionRunner } from '../../projections/runner/projection-runner.ts';
-import type { Projector } from '../../projections/runner/projector.ts';
+import type { FaultPolicy } from '../../projections/engine/fault-tracker.ts';
+import { catchUpInTransaction } from '../../projections/engine/rebuild.ts';
+import { ProjectionRunner } from '../../projections/engine/projection-runner.ts';
+import type { Projector } from '../../projections/engine/projector.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 
 type Target = 'pglite' | 'postgres';
@@ -48,6 +48,7 @@ function numbersProjector(
   const projector = {
     name,
     version: 1,
+    eventTypes: 'all',
     tables: [table],
     transientFailures: 0,
     async createTables(db, tables) {

@@ -7,8 +7,8 @@ import { migrateToLatest } from '../../app-server/db/migrate.ts';
 import { comparePositions, type EventStore, type LogPosition, type NewEvent } from '../../domain/shared/event-store.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { logStatsProjector } from '../../projections/log-stats/log-stats-projector.ts';
-import type { Projector } from '../../projections/runner/projector.ts';
-import { ProjectionRunner } from '../../projections/runner/projection-runner.ts';
+import type { Projector } from '../../projections/engine/projector.ts';
+import { ProjectionRunner } from '../../projections/engine/projection-runner.ts';
 
 type Target = 'pglite' | 'postgres';
 const targets: Target[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -33,6 +33,7 @@ function failingOnce(failOn: string): Projector<'applied_events'> & { failed: bo
   const projector = {
     name: 'applied-events',
     version: 1,
+    eventTypes: 'all',
     tables: ['applied_events'] as const,
     failed: false as boolean,
     async createTables(db, tables) {
@@ -138,6 +139,7 @@ describe.each(targets)('projection runner on %s', (target) => {
       return {
         name,
         version: 1,
+        eventTypes: 'all',
         tables: [table],
         async createTables(db, tables) {
           await sql`CREATE TABLE IF NOT EXISTS ${sql.table(tables[table]!)} (event_id uuid NOT NULL)`.execute(db);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../app-server/commands/execute-command.ts';
 import { surgeDecider } from '../../domain/surge/decide.ts';
 import { allProjectors } from '../../projections/registry.ts';
-import { liveTableNames } from '../../projections/runner/projector.ts';
+import { liveTableNames } from '../../projections/engine/projector.ts';
 import { createGoal, deleteRun, endGoal, logRun, settle, testUser } from '../api/gamification-fixtures.ts';
 import { cycle, saveCard, stakedGoal } from '../money/money-fixtures.ts';
 import { type DatabaseTarget, databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';

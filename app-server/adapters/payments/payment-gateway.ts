@@ -112,6 +112,22 @@ export type ChargeResult =
     }
   | AuthenticationRequired;
 
+export type RefundInput = {
+  readonly paymentIntentId: string;
+  /** At most what was taken and not yet refunded. */
+  readonly amountCents: number;
+  readonly idempotencyKey: string;
+  readonly metadata: PaymentMetadata;
+};
+
+/**
+ * The answer to refundPayment. `refunded`: the processor accepted the refund (Stripe's `succeeded` or `pending`: card
+ * refunds settle in days, and the processor owns them from here); `failed`: it refused (Stripe's `failed`/`canceled`).
+ */
+export type RefundResult =
+  | { readonly status: 'refunded'; readonly refundId: string; readonly amountCents: number }
+  | { readonly status: 'failed'; readonly refundId: string | null; readonly reason: string };
+
 /** Stripe's PaymentIntent statuses. */
 export type PaymentIntentStatus =
   | 'requires_payment_method'
@@ -168,6 +184,8 @@ export interface PaymentGateway {
   releaseHold(input: ReleaseHoldInput): Promise<ReleaseResult>;
   /** Charges the saved card now, without the runner (a missed goal whose hold lapsed). */
   chargeOffSession(input: ChargeOffSessionInput): Promise<ChargeResult>;
+  /** Gives back money that was taken (a captured hold or a charge) to the card it came from. */
+  refundPayment(input: RefundInput): Promise<RefundResult>;
   /** The PaymentIntent as the processor has it now. */
   retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntentSnapshot>;
   /** Verifies a webhook's signature over the raw body; throws WebhookSignatureError when it does not match. */

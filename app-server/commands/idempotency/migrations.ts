@@ -18,7 +18,17 @@ async function up(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
 }
 
+/**
+ * What the key's write answered (keyed-request.ts): the command's result — the ids it created, the log position the
+ * answer waits for — written in the transaction of the command's events, so a retry answers it without running the
+ * command again. Null while the key is claimed and its write has not committed (or failed, and may run again).
+ */
+async function outcome(db: Kysely<unknown>): Promise<void> {
+  await sql`ALTER TABLE idempotency_keys ADD COLUMN outcome jsonb`.execute(db);
+}
+
 /** Migrations of the idempotent-request module. */
 export const idempotencyMigrations: Record<string, Migration> = {
   '2026-12-01-01-idempotency-keys': { up },
+  '2026-12-27-01-idempotency-outcomes': { up: outcome },
 };

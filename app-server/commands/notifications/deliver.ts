@@ -1,9 +1,12 @@
 import { type Kysely, sql } from 'kysely';
-import { ChangeAnnouncements } from '../../../projections/runner/change-announcements.ts';
+import { ChangeAnnouncements } from '../../../projections/change-announcements.ts';
 import type { PushSender } from '../../adapters/push/push-sender.ts';
 
-/** The kinds of notification (§2 routes taps by type); `test` is POST /notifications/test. */
-export type NotificationType = 'upcoming_goal' | 'midweek_update' | 'ending_soon';
+/**
+ * The kinds of notification (§2 routes taps by type); `test` is POST /notifications/test. `stake_update` (an appeal
+ * decided, a refund made: process/stake-news) carries its tap's path in `url`.
+ */
+export type NotificationType = 'upcoming_goal' | 'midweek_update' | 'ending_soon' | 'stake_update';
 
 /** A notification to deliver. `id` is the idempotency key. */
 export interface OutgoingNotification {

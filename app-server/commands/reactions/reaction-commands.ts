@@ -3,11 +3,9 @@ import { reactionDecider } from '../../../domain/reaction/decide.ts';
 import type { ReactionCommand } from '../../../domain/reaction/commands.ts';
 import type { ReactionEvent } from '../../../domain/reaction/events.ts';
 import type { ReactionState } from '../../../domain/reaction/state.ts';
-import type { LogPosition } from '../../../domain/shared/event-store.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 import { instantOf, type UserCommandContext, userMetadata } from '../command-context.ts';
 import { executeCommand, type LoadedAggregate } from '../execute-command.ts';
-import { keyedEventId } from '../idempotency/request-key.ts';
 
 /*
  * A toggle costs the same on the first and the ten-thousandth.
@@ -54,49 +52,37 @@ async function loadReaction(
   return { state: fold(mine), expectedVersion: 'no_stream' };
 }
 
-/** Decides and appends on the reaction's own stream, reading one event (see above). */
-async function toggle(context: UserCommandContext, feedEventId: string, emoji: string, command: ReactionCommand) {
+/** Decides and appends on the reaction's own stream, reading one event (see above); in `transaction` when given. */
+async function toggle(
+  context: UserCommandContext,
+  feedEventId: string,
+  emoji: string,
+  command: ReactionCommand,
+  transaction?: Tx,
+) {
   const result = await executeCommand(
     context.store,
     reactionDecider,
     reactionStream(feedEventId, context.userId, emoji),
     command,
     userMetadata(context),
-    { load: (transaction) => loadReaction(context, feedEventId, emoji, transaction) },
+    { load: (tx) => loadReaction(context, feedEventId, emoji, tx), ...(transaction ? { transaction } : {}) },
   );
   return { position: result.append?.position ?? null };
 }
 
 /**
- * Where an earlier execution of this keyed request shows: its event is the stream's last (one event read). A keyed
- * retry after the reaction was removed again appends its same event id, which the event store answers with the
- * original append, so nothing is added twice either way.
+ * Adds the caller's reaction (one of each kind per card; the route checks the card is visible to them). A second add
+ * is refused ('already reacted'); a keyed retry never gets there: it answers the result its first add recorded.
  */
-async function earlierAdd(context: UserCommandContext, stream: string): Promise<LogPosition | null> {
-  if (!context.idempotency) return null;
-  const [last] = await context.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-  return last && last.metadata.eventId === keyedEventId(context.idempotency, 0) ? last.position : null;
-}
-
-/** Adds the caller's reaction (one of each kind per card; the route checks the card is visible to them). */
-export async function addReaction(context: UserCommandContext, feedEventId: string, emoji: string) {
-  const stream = reactionStream(feedEventId, context.userId, emoji);
-  const before = await earlierAdd(context, stream);
-  if (before) return { position: before };
-  try {
-    return await toggle(context, feedEventId, emoji, {
-      type: 'AddReaction',
-      feedEventId,
-      userId: context.userId,
-      emoji,
-      now: instantOf(context),
-    });
-  } catch (error) {
-    // Refused as a repeat or beaten by its twin: if this keyed request ran, answer with that.
-    const earlier = await earlierAdd(context, stream);
-    if (earlier) return { position: earlier };
-    throw error;
-  }
+export async function addReaction(context: UserCommandContext, feedEventId: string, emoji: string, tx?: Tx) {
+  return toggle(
+    context,
+    feedEventId,
+    emoji,
+    { type: 'AddReaction', feedEventId, userId: context.userId, emoji, now: instantOf(context) },
+    tx,
+  );
 }
 
 /** Removes the caller's own reaction: the path names no other user, so only one's own can be removed (§6). */

@@ -1,4 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
+import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { runDecider } from '../../../domain/run/decide.ts';
 import { sessionTrack, type TrackFixesReceived, trackUploadDecider } from '../../../domain/run/track-upload.ts';
@@ -8,42 +9,40 @@ import {
   type TrackingEvent,
   type TrackingState,
 } from '../../../domain/run/tracking.ts';
-import { foldEvents } from '../../../domain/shared/decider.ts';
+import { type DomainError, foldEvents } from '../../../domain/shared/decider.ts';
 import { type LogPosition, WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
 import type { GpsPosition } from '../../../domain/run/geo.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
-import { appendEvents, executeCommand, executeInTransaction, loadAggregate } from '../execute-command.ts';
-import { instantOf, newAggregateId, type UserCommandContext, userMetadata } from '../command-context.ts';
-import { oncePerKey } from '../idempotency/once-per-key.ts';
+import { appendEvents, executeCommand, loadAggregate } from '../execute-command.ts';
+import { inTransaction, instantOf, newAggregateId, type UserCommandContext, userMetadata } from '../command-context.ts';
 import { recordingRunId } from './recording-id.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 
+type Tx = Transaction<object>;
+
 /**
- * POST /runs/gps/start: opens the user's server-side tracking session ('Tracking is already active' if open). With an
- * Idempotency-Key the session id is the key's, and a retry answers with the session it opened.
+ * POST /runs/gps/start: opens the user's server-side tracking session ('Tracking is already active' if open), in `tx`
+ * when given (a keyed request's: a retry answers the session it opened, recorded with it).
  */
-export async function startTracking(context: UserCommandContext): Promise<{ sessionId: string; startedAt: string }> {
-  const sessionId = newAggregateId(context);
-  return oncePerKey(
-    context,
-    { appended: streams.tracking(context.userId) },
-    async () => {
-      await executeCommand(
-        context.store,
-        trackingDecider,
-        streams.tracking(context.userId),
-        { type: 'StartTracking', sessionId, userId: context.userId, now: instantOf(context) },
-        userMetadata(context),
-      );
-      return { sessionId, startedAt: instantOf(context).toString() };
-    },
-    ({ event }) => ({ sessionId, startedAt: (event.data as { startedAt: string }).startedAt }),
+export async function startTracking(
+  context: UserCommandContext,
+  tx?: Tx,
+): Promise<{ sessionId: string; startedAt: string }> {
+  const sessionId = newAggregateId();
+  await executeCommand(
+    context.store,
+    trackingDecider,
+    streams.tracking(context.userId),
+    { type: 'StartTracking', sessionId, userId: context.userId, now: instantOf(context) },
+    userMetadata(context),
+    tx ? { transaction: tx } : {},
   );
+  return { sessionId, startedAt: instantOf(context).toString() };
 }
 
 /** The user's tracking session as the stream tells it. */
-async function trackingState(context: UserCommandContext): Promise<TrackingState> {
-  const history = await context.store.readStream(streams.tracking(context.userId));
+async function trackingState(context: UserCommandContext, tx?: Tx): Promise<TrackingState> {
+  const history = await context.store.readStream(streams.tracking(context.userId), tx ? { transaction: tx } : {});
   return foldEvents(
     trackingDecider,
     history.map((e) => ({ type: e.type, data: e.data }) as TrackingEvent),
@@ -119,19 +118,37 @@ export interface FinishInput {
  * (by an upload or another session) ends this session on that run instead of a second one, and one whose run was
  * deleted ends it with nothing saved (409 `run_deleted`). The session records the run's id, so a finish retried after
  * a lost answer returns the same run. A run too short or with too few positions ends the session with nothing saved
- * and answers the spec's message (§4, §8); so does `discard` (a canceled run), without the message. With an
- * Idempotency-Key its events' ids are the key's, so a twin racing the first finish is deduplicated by the store.
+ * and answers the spec's message (§4, §8); so does `discard` (a canceled run), without the message. Everything reads
+ * and writes in `tx` (a keyed request's, whose retry answers the recorded result, or one of its own), so a twin racing
+ * the first finish waits for it and then finds the session ended on that run.
  */
-export async function finishTracking(
-  context: UserCommandContext,
-  input: FinishInput,
-): Promise<{ runId: string | null; position: LogPosition | null }> {
+export async function finishTracking(context: UserCommandContext, input: FinishInput, tx?: Tx): Promise<FinishOutcome> {
+  return inTransaction(context, tx, (transaction) => finishIn(context, input, transaction));
+}
+
+/**
+ * How a finish ended: the run saved (or found) and the position to wait for, or `refused`, the reason no run was
+ * saved although the session ended (committed): the caller answers it after the commit (`refusalOf`).
+ */
+export interface FinishOutcome {
+  readonly runId: string | null;
+  readonly position: LogPosition | null;
+  readonly refused: DomainError | null;
+}
+
+/** Throws the refusal a finish ended with (after its session's end committed), or answers the finish. */
+export function refusalOf(outcome: FinishOutcome): { runId: string | null; position: LogPosition | null } {
+  if (outcome.refused) throw new DomainRefusal(outcome.refused);
+  return { runId: outcome.runId, position: outcome.position };
+}
+
+async function finishIn(context: UserCommandContext, input: FinishInput, tx: Tx): Promise<FinishOutcome> {
   const streamId = streams.tracking(context.userId);
-  const state = await trackingState(context);
+  const state = await trackingState(context, tx);
   const now = instantOf(context);
   if (state.status === 'idle') {
     if (state.last !== null && input.sessionId === state.last.sessionId)
-      return { runId: state.last.runId, position: null };
+      return { runId: state.last.runId, position: null, refused: null };
     throw new DomainRefusal(trackingErrors.notActive());
   }
   if (input.sessionId !== null && input.sessionId !== state.sessionId)
@@ -140,7 +157,7 @@ export async function finishTracking(
   // The client's count, but never longer than the session the server saw: its start and this finish bound it.
   const serverElapsedSec = (now.epochMilliseconds - startedAt.epochMilliseconds) / 1000;
   const durationSec = Math.min(input.durationSec ?? serverElapsedSec, serverElapsedSec);
-  const uploads = await context.store.readStream(sessionStreamId(state.sessionId));
+  const uploads = await context.store.readStream(sessionStreamId(state.sessionId), { transaction: tx });
   const positions = sessionTrack(
     uploads.map((e) => (e.data as TrackFixesReceived['data']).positions),
     input.positions,
@@ -161,7 +178,7 @@ export async function finishTracking(
   } as const;
   // Whether this is a run at all, and whether its recording's run was deleted (then it stays deleted); a recording
   // recorded before is not a refusal here: the session ends on that run.
-  const earlier = await loadAggregate(context.store, runDecider, streams.run(runId));
+  const earlier = await loadAggregate(context.store, runDecider, streams.run(runId), tx);
   const decision = runDecider.decide(
     logRun,
     earlier.state.status === 'deleted' ? earlier.state : runDecider.initialState,
@@ -169,8 +186,8 @@ export async function finishTracking(
   const saved = !input.discard && !isLeft(decision);
   const metadata = userMetadata(context);
   // Two writers of one recording (this finish and an upload of the same track) race on the run stream's version:
-  // the loser's transaction rolls back and runs again, and then finds the run.
-  const position = await executeInTransaction(context.database, async (tx) => {
+  // the loser's transaction rolls back and runs again (executeInTransaction, the caller's), and then finds the run.
+  const position = await (async () => {
     const ended = await executeCommand(
       context.store,
       trackingDecider,
@@ -195,7 +212,6 @@ export async function finishTracking(
       });
       return last?.position ?? null;
     }
-  });
-  if (!input.discard && isLeft(decision)) throw new DomainRefusal(decision.left);
-  return { runId: saved ? runId : null, position };
+  })();
+  return { runId: saved ? runId : null, position, refused: !input.discard && isLeft(decision) ? decision.left : null };
 }

@@ -8,10 +8,11 @@ import { stakeProcessMigrations } from '../../process/stakes/migrations.ts';
 import { charityMigrations } from '../../charities/migrations.ts';
 import { notificationsMigrations } from '../../commands/notifications/migrations.ts';
 import { preferencesMigrations } from '../../commands/preferences/migrations.ts';
-import { projectionRunnerMigrations } from '../../../projections/runner/migrations.ts';
+import { engineMigrations } from '../../../projections/engine/migrations.ts';
 import { integrationsMigrations } from '../../integrations/migrations.ts';
 import { idempotencyMigrations } from '../../commands/idempotency/migrations.ts';
 import { limitMigrations } from '../../http/limits/migrations.ts';
+import { snapshotMigrations } from '../../snapshots/migrations.ts';
 
 /**
  * Every schema migration, by name. Kysely runs them in name order; names start with a date and a module so
@@ -20,7 +21,7 @@ import { limitMigrations } from '../../http/limits/migrations.ts';
  */
 export const migrations: Record<string, Migration> = {
   ...eventStoreMigrations,
-  ...projectionRunnerMigrations,
+  ...engineMigrations,
   ...authMigrations,
   ...goalLifecycleMigrations,
   ...localGatewayMigrations,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   ...integrationsMigrations,
   ...idempotencyMigrations,
   ...limitMigrations,
+  ...snapshotMigrations,
 };

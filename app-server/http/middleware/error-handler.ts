@@ -3,10 +3,10 @@ import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
-import { isTransientDatabaseError } from '../../../projections/runner/transient-error.ts';
+import { isTransientDatabaseError } from '../../../projections/engine/transient-error.ts';
 import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from '../../db/unavailable.ts';
 import { HttpError, httpErrorFromDomain } from '../errors.ts';
-import { ReadModelsCatchingUp, savedWriteAnswer } from '../read-your-writes.ts';
+import { savedWriteAnswer } from '../read-your-writes.ts';
 
 /**
  * Every failure answers JSON `{ "error": "<message>" }` with the right status. Unexpected errors are logged with
@@ -19,13 +19,11 @@ export function errorHandler(options: { logger: Logger; report?: (error: unknown
     // A write that was saved never answers an error: the client would retry it into a duplicate.
     const saved = c.get('savedWrite');
     if (saved) {
-      if (!(error instanceof ReadModelsCatchingUp)) {
-        options.logger.warn(
-          { err: error, requestId: c.get('requestId') },
-          'write saved; answered without its read models',
-        );
-      }
-      return savedWriteAnswer(c, saved, error);
+      options.logger.warn(
+        { err: error, requestId: c.get('requestId') },
+        'write saved; answered without its read models',
+      );
+      return savedWriteAnswer(c, saved);
     }
     if (error instanceof HttpError) return c.json({ error: error.message, ...error.body }, error.status);
     if (error instanceof DomainRefusal) {

@@ -7,7 +7,12 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
-import { databaseLimitCounter, type CountedKey, type LimitCounter, memoryLimitCounter } from '../limits/limit-counter.ts';
+import {
+  databaseLimitCounter,
+  type CountedKey,
+  type LimitCounter,
+  memoryLimitCounter,
+} from '../limits/limit-counter.ts';
 import {
   type Budget,
   LIMIT,

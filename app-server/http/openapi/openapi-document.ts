@@ -43,7 +43,7 @@ function parameters(schema: z.ZodType | undefined, where: 'query' | 'path') {
   }));
 }
 
-/** The header of creating routes (see app-server/commands/idempotency/request-key.ts). */
+/** The header of creating routes (see app-server/commands/idempotency/keyed-request.ts). */
 const idempotencyKeyHeader = {
   name: 'Idempotency-Key',
   in: 'header',

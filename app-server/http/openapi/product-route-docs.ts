@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pauseWeekBodySchema } from '../../../domain/validation/goal-pause.ts';
+import { appealBodySchema } from '../../../domain/validation/stake-appeal.ts';
 import { createGoalBodySchema, patchGoalBodySchema } from '../../../domain/validation/goal.ts';
 import { createGroupBodySchema, joinGroupBodySchema } from '../../../domain/validation/group.ts';
 import {
@@ -270,6 +271,17 @@ export const PRODUCT_ROUTE_DOCS: readonly RouteDoc[] = [
     limit: LIMIT.read,
     params: id,
     errors: [404],
+  }),
+  route('post', '/stakes/:id/appeal', 'money', 'Appeal your missed staked week, from its last day until settlement', {
+    limit: LIMIT.create,
+    params: id,
+    body: appealBodySchema,
+    errors: [404, 409],
+  }),
+  route('post', '/stakes/:id/vouch', 'money', 'Vouch that a member of your group ran the week they appealed', {
+    limit: LIMIT.write,
+    params: id,
+    errors: [404, 409],
   }),
   route('post', '/stakes', 'money', 'Open the stake of your staked goal (idempotent)', {
     limit: LIMIT.create,

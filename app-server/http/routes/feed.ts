@@ -1,25 +1,19 @@
 import { Hono } from 'hono';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { storableString } from '../../../domain/validation/text.ts';
 import { feedFilterSchema, reactionBodySchema, reactionEmojiSchema } from '../../../domain/validation/feed.ts';
-import {
-  charityNames,
-  type FeedListRow,
-  findFeedEvent,
-  listFeed,
-  reactionsOn,
-} from '../../../projections/feed/feed-queries.ts';
-import { findGroupOfMember, groupMatesOf } from '../../../projections/groups/group-queries.ts';
+import { findFeedEvent, reactionsOn } from '../../../projections/feed/feed-queries.ts';
+import { groupMatesOf } from '../../../projections/groups/group-queries.ts';
 import { requireUser } from '../middleware/require-user.ts';
 import { addReaction, removeReaction } from '../../commands/reactions/reaction-commands.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
+import { readModelsAt } from '../read-your-writes.ts';
 import { feedEventJson, reactionsJson } from './feed-json.ts';
+import { feedPage } from './feed-page.ts';
 import { GROUP_NOT_FOUND } from './groups.ts';
-import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
+import { commandContext, keyedRequest, parseRequest, pathId, readJson } from '../request.ts';
 
 const FEED_EVENT_NOT_FOUND = 'Feed event not found';
 
@@ -39,12 +33,6 @@ export const reactionBody = reactionBodySchema.pick({ emoji: true });
 /** The path of DELETE /feed/{id}/reactions/{emoji}. */
 export const reactionParams = z.object({ emoji: reactionEmojiSchema });
 
-/** The charity names a page's settled-stake cards need. */
-async function namesFor(db: Kysely<object>, rows: readonly FeedListRow[]) {
-  const ids = rows.map((r) => r.event_data.charity_id).filter((id): id is string => typeof id === 'string');
-  return charityNames(db, [...new Set(ids)]);
-}
-
 /**
  * The activity feed and reactions (§3, §7). A card is visible to its author and to anyone sharing a group with
  * them; anyone else gets 404, so card ids reveal nothing.
@@ -63,19 +51,9 @@ export function feedRoutes(deps: AppDeps) {
     .get('/feed', guard, async (c) => {
       const query = parseRequest(feedQuerySchema, c.req.query());
       const viewerId = c.var.userId;
-      if (query.group_id && !(await findGroupOfMember(db, query.group_id, viewerId)))
-        throw new HttpError(404, GROUP_NOT_FOUND);
-      const scope = query.group_id
-        ? { kind: 'group' as const, groupId: query.group_id }
-        : { kind: 'own' as const, userId: viewerId };
-      const { rows, nextCursor } = await listFeed(db, scope, query.filter, query.cursor ?? null);
-      const [reactions, charities] = await Promise.all([
-        reactionsOn(
-          db,
-          rows.map((r) => r.id),
-        ),
-        namesFor(db, rows),
-      ]);
+      const page = await feedPage(db, deps.readCache, viewerId, query);
+      if (page === null) throw new HttpError(404, GROUP_NOT_FOUND);
+      const { rows, reactions, charities, nextCursor } = page;
       return c.json({
         success: true as const,
         data: rows.map((r) => feedEventJson(r, viewerId, query.group_id ?? null, reactions, charities)),
@@ -87,8 +65,11 @@ export function feedRoutes(deps: AppDeps) {
       const { emoji } = parseRequest(reactionBody, raw);
       const id = pathId(c);
       await visibleOr404(id, c.var.userId);
-      const { position } = await addReaction(await creatingContext(deps, c, raw), id, emoji);
-      await awaitReadModels(c, deps.projections, position, { needs: ['feed'], status: 201, data: { id } });
+      const context = commandContext(deps, c);
+      const keyed = await keyedRequest(deps, c, raw);
+      const { position } = await keyed.once((tx) => addReaction(context, id, emoji, tx));
+      const wait = await readModelsAt(c, deps.projections, position, { status: 201, data: { id } });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data: await cardReactions(id) }, 201);
     })
     .delete('/feed/:id/reactions/:emoji', guard, async (c) => {
@@ -96,7 +77,8 @@ export function feedRoutes(deps: AppDeps) {
       const id = pathId(c);
       await visibleOr404(id, c.var.userId);
       const { position } = await removeReaction(commandContext(deps, c), id, emoji);
-      await awaitReadModels(c, deps.projections, position, { needs: ['feed'], status: 200, data: { id } });
+      const wait = await readModelsAt(c, deps.projections, position, { status: 200, data: { id } });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data: await cardReactions(id) });
     });
 }

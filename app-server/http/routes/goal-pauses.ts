@@ -12,7 +12,7 @@ import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { httpErrorFromDomain } from '../errors.ts';
 import { requireUser } from '../middleware/require-user.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
+import { readModelsAt } from '../read-your-writes.ts';
 import { commandContext, parseRequest, readJson } from '../request.ts';
 
 /** A pause as the API shows it; `cancelable` until its week begins (domain/goal/week-pauses.ts). */
@@ -46,7 +46,8 @@ export function goalPausesRoutes(deps: AppDeps) {
       const timeZone = await userTimeZone(db, context.userId);
       const { position } = await pauseWeek(context, { weekStart: body.week_start, reason: body.reason }, timeZone);
       const answer = { week_start: body.week_start };
-      await awaitReadModels(c, deps.projections, position, { needs: ['goal-pauses'], status: 201, data: answer });
+      const wait = await readModelsAt(c, deps.projections, position, { status: 201, data: answer });
+      if (!wait.ready) return wait.answer;
       const pause = await ownPause(context.userId, body.week_start);
       if (!pause) throw httpErrorFromDomain(goalErrors.pauseNotFound());
       return c.json({ success: true as const, data: pauseJson(pause, context.now) }, 201);
@@ -66,7 +67,8 @@ export function goalPausesRoutes(deps: AppDeps) {
       const context = commandContext(deps, c);
       const { position } = await cancelWeekPause(context, weekStart);
       const canceled = { week_start: weekStart, canceled: true };
-      await awaitReadModels(c, deps.projections, position, { needs: ['goal-pauses'], status: 200, data: canceled });
+      const wait = await readModelsAt(c, deps.projections, position, { status: 200, data: canceled });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data: canceled });
     });
 }

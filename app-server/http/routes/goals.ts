@@ -4,7 +4,8 @@ import { milestoneText } from '../../../domain/stats/milestones.ts';
 import { runTotals } from '../../../domain/stats/run-totals.ts';
 import { createGoalBodySchema, patchGoalBodySchema } from '../../../domain/validation/goal.ts';
 import { goalListQuerySchema } from '../../../domain/validation/lists.ts';
-import { findCurrentGoal, findOwnGoal, findUpcomingGoal, listGoals } from '../../../projections/goals/goal-queries.ts';
+import { currentGoalOf, currentGoalRows } from '../../../projections/goals/current-goal.ts';
+import { findOwnGoal, findUpcomingGoal, listGoals } from '../../../projections/goals/goal-queries.ts';
 import { runsBetween } from '../../../projections/runs/run-queries.ts';
 import { userTimeZone } from '../../auth/user-time-zone.ts';
 import { endGoal } from '../../commands/goals/change-goal.ts';
@@ -14,8 +15,9 @@ import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
 import { requireUser } from '../middleware/require-user.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
-import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
+import { cachedRead } from '../read-cache.ts';
+import { readModelsAt } from '../read-your-writes.ts';
+import { commandContext, keyedRequest, parseRequest, pathId, readJson } from '../request.ts';
 import { goalPausesRoutes } from './goal-pauses.ts';
 import { goalHistoryJson, goalJson } from './goals-json.ts';
 import { runsJson } from './runs-json.ts';
@@ -39,14 +41,19 @@ export function goalsRoutes(deps: AppDeps) {
     .post('/goals', guard, async (c) => {
       const raw = await readJson(c);
       const body = parseRequest(createGoalBodySchema, raw);
-      const context = await creatingContext(deps, c, raw);
+      const context = commandContext(deps, c);
+      const keyed = await keyedRequest(deps, c, raw);
       await checkStakeTerms(db, deps.payments, context.userId, {
         stakeAmountCents: body.stake_amount_cents,
         paymentMethodId: body.payment_method_id,
         charityId: body.charity_id,
       });
-      const { goalId, position } = await createGoal(context, body, await userTimeZone(db, context.userId));
-      await awaitReadModels(c, deps.projections, position, { needs: ['goals'], status: 201, data: { id: goalId } });
+      const timeZone = await userTimeZone(db, context.userId);
+      const { goalId, position } = await keyed.once((tx) => createGoal(context, body, timeZone, tx));
+      // A staked goal opened its stake in the same transaction: its StakeOpened makes the wait include the stakes read
+      // model, so the runner's next GET /stakes shows it (pending).
+      const wait = await readModelsAt(c, deps.projections, position, { status: 201, data: { id: goalId } });
+      if (!wait.ready) return wait.answer;
       return c.json(
         { success: true as const, data: goalJson(await ownGoalOr404(context.userId, goalId), context.now) },
         201,
@@ -54,7 +61,18 @@ export function goalsRoutes(deps: AppDeps) {
     })
     .get('/goals/current', guard, async (c) => {
       const now = deps.clock.now();
-      const goal = await findCurrentGoal(db, c.var.userId, now);
+      const userId = c.var.userId;
+      // The rows are cached, not the answer: the percentage is the rows', but days left and which goal is current
+      // move with the clock (read-cache.ts; the entry expires when the next goal's week starts).
+      const started = await cachedRead(
+        deps.readCache,
+        { userId, read: 'goals/current', query: '', topics: ['goals'], now: now.getTime() },
+        async () => {
+          const rows = await currentGoalRows(db, userId, now);
+          return { value: rows.started, validUntil: rows.nextStart?.getTime() ?? Number.POSITIVE_INFINITY };
+        },
+      );
+      const goal = currentGoalOf(started, now);
       return c.json({ success: true as const, data: goal ? goalJson(goal, now) : null });
     })
     .get('/goals/upcoming', guard, async (c) => {
@@ -97,7 +115,8 @@ export function goalsRoutes(deps: AppDeps) {
       const context = commandContext(deps, c);
       const id = pathId(c);
       const { position } = await endGoal(context, id, 'cancel');
-      await awaitReadModels(c, deps.projections, position, { needs: ['goals'], status: 200, data: { id } });
+      const wait = await readModelsAt(c, deps.projections, position, { status: 200, data: { id } });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data: goalJson(await ownGoalOr404(context.userId, id), context.now) });
     })
     .delete('/goals/:id', guard, async (c) => {
@@ -105,7 +124,8 @@ export function goalsRoutes(deps: AppDeps) {
       const id = pathId(c);
       const { position } = await endGoal(context, id, 'delete');
       const deleted = { id, deleted: true };
-      await awaitReadModels(c, deps.projections, position, { needs: ['goals'], status: 200, data: deleted });
+      const wait = await readModelsAt(c, deps.projections, position, { status: 200, data: deleted });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data: deleted });
     });
 }

@@ -19,8 +19,8 @@ import { HttpError } from '../errors.ts';
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
 import { INVITE_GUESSES } from '../limits/route-limits.ts';
 import { requireUser } from '../middleware/require-user.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
-import { commandContext, creatingContext, limitQuery, parseRequest, pathId, readJson } from '../request.ts';
+import { readModelsAt } from '../read-your-writes.ts';
+import { commandContext, keyedRequest, limitQuery, parseRequest, pathId, readJson } from '../request.ts';
 import { groupJson, leaderboardJson } from './groups-json.ts';
 import { groupChallenges, groupRecap, viewerWeek } from './groups-stats.ts';
 
@@ -80,41 +80,47 @@ export function groupsRoutes(deps: AppDeps) {
     return groupJson(group, await groupMembers(db, groupId, GROUP_MEMBERS_MAX));
   };
   // Every group command's answer reads the groups read model (groups and members).
-  const awaitGroups = (
+  const groupsAt = (
     c: Context<AppEnv>,
     position: LogPosition | null,
     status: 200 | 201,
     data: Record<string, unknown>,
-  ) => awaitReadModels(c, deps.projections, position, { needs: ['groups'], status, data });
+  ) => readModelsAt(c, deps.projections, position, { status, data });
   return new Hono<AppEnv>()
     .post('/groups', guard, async (c) => {
       const raw = await readJson(c);
       const { name } = parseRequest(createGroupBodySchema, raw);
-      const context = await creatingContext(deps, c, raw);
-      const { groupId, position } = await createGroup(context, name, deps.config.GROUPS_MAX_PER_USER);
-      await awaitGroups(c, position, 201, { id: groupId });
+      const context = commandContext(deps, c);
+      const keyed = await keyedRequest(deps, c, raw);
+      const { groupId, position } = await keyed.once((tx) =>
+        createGroup(context, name, deps.config.GROUPS_MAX_PER_USER, tx),
+      );
+      const wait = await groupsAt(c, position, 201, { id: groupId });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data: await detail(groupId, context.userId) }, 201);
     })
     .post('/groups/join', guard, async (c) => {
       const raw = await readJson(c);
       const { invite_code } = parseRequest(joinGroupBodySchema, raw);
-      const context = await creatingContext(deps, c, raw);
+      const context = commandContext(deps, c);
+      const keyed = await keyedRequest(deps, c, raw);
       // No guessing: a slot is taken before the code is checked (wrong codes per user and per address, atomically);
       // only a wrong code keeps it. Once they are used up, even the right code waits for the window (Retry-After).
       const guess = await c.var.limits.hit(c, [
         [`invite-guess:u:${context.userId}`, INVITE_GUESSES.perUser],
         [`invite-guess:ip:${c.var.limits.address(c)}`, INVITE_GUESSES.perAddress],
       ]);
-      const { groupId, position } = await joinGroup(context, invite_code, deps.config.GROUPS_MAX_PER_USER).catch(
-        async (error: unknown) => {
+      const { groupId, position } = await keyed
+        .once((tx) => joinGroup(context, invite_code, deps.config.GROUPS_MAX_PER_USER, tx))
+        .catch(async (error: unknown) => {
           if (!(error instanceof DomainRefusal && WRONG_CODE.has(error.reason.code))) {
             await c.var.limits.release(guess);
           }
           throw error;
-        },
-      );
+        });
       await c.var.limits.release(guess);
-      await awaitGroups(c, position, 200, { id: groupId });
+      const wait = await groupsAt(c, position, 200, { id: groupId });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data: await detail(groupId, context.userId) });
     })
     .get('/groups', guard, async (c) => {
@@ -137,14 +143,16 @@ export function groupsRoutes(deps: AppDeps) {
       const groupId = pathId(c);
       await memberOr404(groupId, c.var.userId);
       const { position } = await leaveGroup(commandContext(deps, c), groupId);
-      await awaitGroups(c, position, 200, { id: groupId, left: true });
+      const wait = await groupsAt(c, position, 200, { id: groupId, left: true });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data: { id: groupId, left: true } });
     })
     .post('/groups/:id/invite-code', guard, async (c) => {
       const groupId = pathId(c);
       await memberOr404(groupId, c.var.userId);
       const { position } = await rotateInviteCode(commandContext(deps, c), groupId);
-      await awaitGroups(c, position, 200, { id: groupId });
+      const wait = await groupsAt(c, position, 200, { id: groupId });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data: await detail(groupId, c.var.userId) });
     })
     .get('/groups/:id/leaderboard', guard, async (c) => {

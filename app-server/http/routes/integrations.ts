@@ -17,7 +17,8 @@ import { consumeOAuthState, returnOfState, startOAuthState } from '../../integra
 import { syncSinceLastSync } from '../../integrations/sync-activities.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
+import { A_RUN_LEAVES_TO_CATCH_UP, readModelsAt } from '../read-your-writes.ts';
+import { recordingWrites } from '../request-writes.ts';
 import { HttpError } from '../errors.ts';
 import { readJson } from '../request.ts';
 
@@ -226,13 +227,16 @@ export function integrationsRoutes(deps: AppDeps) {
       const account = await ownAccount(c.var.userId, provider);
       const now = deps.clock.now();
       try {
-        const result = await syncSinceLastSync(accountDeps, account, now, c.var.requestId);
+        // Its store notes what the sync appends: the read models its runs reach are the ones waited for.
+        const syncDeps = { ...accountDeps, store: recordingWrites(c, deps.store) };
+        const result = await syncSinceLastSync(syncDeps, account, now, c.var.requestId);
         const imported = { provider, imported: result.imported, activities: result.activities };
-        await awaitReadModels(c, deps.projections, result.position, {
-          needs: ['runs', 'goals'],
+        const wait = await readModelsAt(c, deps.projections, result.position, {
+          leavesToCatchUp: A_RUN_LEAVES_TO_CATCH_UP,
           status: 200,
           data: imported,
         });
+        if (!wait.ready) return wait.answer;
         const synced = await findAccount(db, c.var.userId, provider);
         return c.json({
           success: true as const,

@@ -18,7 +18,7 @@ import { planReminders } from '../../process/reminders/reminder-plan.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
-import { creatingContext, parseRequest, readJson } from '../request.ts';
+import { keyedRequest, parseRequest, readJson } from '../request.ts';
 
 type NotificationRow = {
   id: string;
@@ -152,8 +152,10 @@ export function notificationsRoutes(deps: AppDeps) {
     .post('/notifications/test', guard, async (c) => {
       const raw = await readJson(c);
       const body = parseRequest(testBody, raw);
-      // With an Idempotency-Key a retry finds the notification its first attempt delivered (delivered once by id).
-      const id = `test:${newAggregateId(await creatingContext(deps, c, raw))}`;
+      // A push is no database write: with an Idempotency-Key the notification's id is the key's effect key, and a
+      // retry finds the notification its first attempt delivered (delivered once by id, deliver.ts).
+      const keyed = await keyedRequest(deps, c, raw);
+      const id = `test:${keyed.effectKey('notification') ?? newAggregateId()}`;
       const url =
         body.type === 'upcoming_goal' ? '/goals' : body.type === 'midweek_update' ? '/profile?tab=stakes' : '/groups';
       await deliverNotification(

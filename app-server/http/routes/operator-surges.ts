@@ -13,7 +13,8 @@ import {
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
+import { readModelsAt } from '../read-your-writes.ts';
+import { recordingWrites } from '../request-writes.ts';
 import { noQuery, parseRequest, readJson } from '../request.ts';
 
 export const OPERATOR_SURGES_PATH = '/api/operator/surges';
@@ -51,7 +52,11 @@ export function operatorSurgeRoutes(deps: AppDeps) {
     .post(OPERATOR_SURGES_PATH, operator, async (c) => {
       const body = parseRequest(scheduleSurgeBody, await readJson(c));
       const now = deps.clock.now();
-      const { events, position } = await runSurgeCommand(deps.store, scheduleCommand(body, now), now);
+      const { events, position } = await runSurgeCommand(
+        recordingWrites(c, deps.store),
+        scheduleCommand(body, now),
+        now,
+      );
       const scheduled = events.find((e) => e.type === 'SurgeScheduled');
       if (scheduled?.type !== 'SurgeScheduled') throw new HttpError(500, 'The surge was not scheduled');
       const d = scheduled.data;
@@ -59,7 +64,8 @@ export function operatorSurgeRoutes(deps: AppDeps) {
         { surgeId: d.surgeId, xpMultiplier: d.xpMultiplier, startsAt: d.startsAt, endsAt: d.endsAt, canceledAt: null },
         now.toISOString(),
       );
-      await awaitReadModels(c, deps.projections, position, { needs: ['surges'], status: 201, data: { id: data.id } });
+      const wait = await readModelsAt(c, deps.projections, position, { status: 201, data: { id: data.id } });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data }, 201);
     })
     .get(OPERATOR_SURGES_PATH, operator, async (c) => {
@@ -71,8 +77,9 @@ export function operatorSurgeRoutes(deps: AppDeps) {
     .delete(`${OPERATOR_SURGES_PATH}/:id`, operator, async (c) => {
       const { id } = parseRequest(OperatorSurgeIdParam, { id: c.req.param('id') });
       const now = deps.clock.now();
-      const { position } = await runSurgeCommand(deps.store, cancelCommand(id, now), now);
-      await awaitReadModels(c, deps.projections, position, { needs: ['surges'], status: 200, data: { id } });
+      const { position } = await runSurgeCommand(recordingWrites(c, deps.store), cancelCommand(id, now), now);
+      const wait = await readModelsAt(c, deps.projections, position, { status: 200, data: { id } });
+      if (!wait.ready) return wait.answer;
       const surge = (await readSurgeSchedule(deps.store)).find((s) => s.surgeId === id);
       return c.json({ success: true as const, data: surge ? operatorSurgeJson(surge, now.toISOString()) : { id } });
     });

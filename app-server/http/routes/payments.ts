@@ -10,13 +10,12 @@ import { signedWith } from '../../adapters/payments/local/webhook-signature.ts';
 import { isPaymentError, WebhookSignatureError } from '../../adapters/payments/payment-errors.ts';
 import type { PaymentGateway } from '../../adapters/payments/payment-gateway.ts';
 import { requireUser } from '../middleware/require-user.ts';
-import { newAggregateId } from '../../commands/command-context.ts';
 import { applyPaymentWebhook } from '../../commands/stakes/apply-webhook.ts';
 import { ensureCustomerId, findCustomerId, ownsCard } from '../../commands/stakes/payment-customer.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
-import { creatingContext, pathId, readJson } from '../request.ts';
+import { keyedRequest, pathId, readJson } from '../request.ts';
 
 const CARD_NOT_FOUND = 'Payment method not found';
 
@@ -45,10 +44,12 @@ export function paymentsRoutes(deps: AppDeps) {
     .get('/api/payment/config', (c) => c.json(config))
     .post('/api/payment/setup-intent', guard, async (c) => {
       const gateway = gatewayOr503(deps);
-      const context = await creatingContext(deps, c, await readJson(c));
+      const keyed = await keyedRequest(deps, c, await readJson(c));
       const customerId = await ensureCustomerId(db, gateway, c.var.userId, deps.clock.now());
-      // With an Idempotency-Key, a retry gets the same SetupIntent back from the provider (its own idempotency).
-      const idempotencyKey = context.idempotency ? `setup-intent-${newAggregateId(context)}` : undefined;
+      // A provider call is no database write: with an Idempotency-Key it takes the key's effect key, and a retry gets
+      // the same SetupIntent back from the provider (its own idempotency; its client secret is not ours to store).
+      const effectKey = keyed.effectKey('setup-intent');
+      const idempotencyKey = effectKey ? `setup-intent-${effectKey}` : undefined;
       const { clientSecret, setupIntentId } = await gateway.createSetupIntent({
         customerId,
         ...(idempotencyKey ? { idempotencyKey } : {}),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { ChangeTopic } from '../../../projections/runner/projector.ts';
+import type { ChangeTopic } from '../../../projections/engine/projector.ts';
 import type { AuthCore } from '../../auth/auth-core.ts';
 import { AuthApiError } from '../../auth/auth-error.ts';
 import type { AppDeps } from '../app.ts';

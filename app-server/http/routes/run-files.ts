@@ -18,7 +18,7 @@ import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
 import { requireUser } from '../middleware/require-user.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
+import { A_RUN_LEAVES_TO_CATCH_UP, readModelsAt } from '../read-your-writes.ts';
 import { commandContext, parseRequest, pathId } from '../request.ts';
 import { goalJson } from './goals-json.ts';
 import { runsJson } from './runs-json.ts';
@@ -126,11 +126,12 @@ export function runFilesRoutes(deps: AppDeps) {
       const context = commandContext(deps, c);
       const origin: RecordedWith = { format: file.format, creator: file.creator, device: file.device };
       const { runId, position } = await logRun(context, runBodyOf(file), origin);
-      await awaitReadModels(c, deps.projections, position, {
-        needs: ['runs', 'goals'],
+      const wait = await readModelsAt(c, deps.projections, position, {
+        leavesToCatchUp: A_RUN_LEAVES_TO_CATCH_UP,
         status: 201,
         data: { id: runId },
       });
+      if (!wait.ready) return wait.answer;
       const run = await findOwnRun(db, context.userId, runId);
       if (!run) throw new HttpError(404, 'Run not found');
       const now = deps.clock.now();

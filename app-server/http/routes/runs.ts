@@ -11,16 +11,17 @@ import { decodeRunCursor, encodeRunCursor, findOwnRun, listRuns } from '../../..
 import type { GpsPosition } from '../../../domain/run/geo.ts';
 import { thinTrack } from '../../../domain/run/thin-track.ts';
 import { requireUser } from '../middleware/require-user.ts';
-import { finishTracking, startTracking, uploadFixes } from '../../commands/runs/gps-tracking.ts';
-import { changeRun, logRun } from '../../commands/runs/run-commands.ts';
+import { finishTracking, refusalOf, startTracking, uploadFixes } from '../../commands/runs/gps-tracking.ts';
+import { changeRun, logRun, runSavedUnderKey } from '../../commands/runs/run-commands.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
-import { awaitReadModels } from '../read-your-writes.ts';
+import { cachedRead } from '../read-cache.ts';
+import { A_RUN_LEAVES_TO_CATCH_UP, readModelsAt } from '../read-your-writes.ts';
 import { goalJson } from './goals-json.ts';
 import { runsJson } from './runs-json.ts';
 import { readRecording } from './run-files.ts';
-import { commandContext, creatingContext, parseRequest, pathId, readJson } from '../request.ts';
+import { commandContext, keyedRequest, parseRequest, pathId, readJson } from '../request.ts';
 
 const RUN_NOT_FOUND = 'Run not found';
 /** The most fixes GET /runs/{id} sends for drawing a run (thinned evenly beyond it). */
@@ -47,19 +48,27 @@ export function runsRoutes(deps: AppDeps) {
     .post('/runs', guard, async (c) => {
       const raw = await readJson(c);
       const body = parseRequest(runBodySchema, raw);
-      const context = await creatingContext(deps, c, raw);
-      const { runId, position } = await logRun(context, body);
-      await awaitReadModels(c, deps.projections, position, {
-        needs: ['runs', 'goals'],
+      const context = commandContext(deps, c);
+      const keyed = await keyedRequest(deps, c, raw);
+      const { runId, position } = await keyed.once(
+        (tx) => logRun(context, body, null, tx),
+        // A run saved under its key's id, before runs were named by their recording (legacy-keyed-ids.ts).
+        (tx, legacyRunId) => runSavedUnderKey(context, legacyRunId, tx),
+      );
+      const wait = await readModelsAt(c, deps.projections, position, {
+        leavesToCatchUp: A_RUN_LEAVES_TO_CATCH_UP,
         status: 201,
         data: { id: runId },
       });
+      if (!wait.ready) return wait.answer;
       return c.json(await savedRun(context.userId, runId), 201);
     })
     .post('/runs/gps/start', guard, async (c) => {
       const raw = await readJson(c);
       parseRequest(gpsStartBodySchema, raw);
-      const { sessionId, startedAt } = await startTracking(await creatingContext(deps, c, raw));
+      const context = commandContext(deps, c);
+      const keyed = await keyedRequest(deps, c, raw);
+      const { sessionId, startedAt } = await keyed.once((tx) => startTracking(context, tx));
       return c.json({ success: true as const, data: { session_id: sessionId, started_at: startedAt } }, 201);
     })
     .post('/runs/gps/positions', guard, async (c) => {
@@ -73,19 +82,23 @@ export function runsRoutes(deps: AppDeps) {
     .post('/runs/gps/finish', guard, async (c) => {
       const raw = await readJson(c);
       const body = parseRequest(gpsFinishBodySchema, raw);
-      const context = await creatingContext(deps, c, raw);
-      const { runId, position } = await finishTracking(context, {
+      const context = commandContext(deps, c);
+      const keyed = await keyedRequest(deps, c, raw);
+      const input = {
         sessionId: body.session_id ?? null,
         positions: body.positions,
         durationSec: body.duration_sec ?? null,
         notes: body.notes,
         discard: body.discard,
-      });
-      await awaitReadModels(c, deps.projections, position, {
-        needs: ['runs', 'goals'],
+      };
+      // A finish that saved no run still ended the session (committed, recorded): its refusal is answered after.
+      const { runId, position } = refusalOf(await keyed.once((tx) => finishTracking(context, input, tx)));
+      const wait = await readModelsAt(c, deps.projections, position, {
+        leavesToCatchUp: A_RUN_LEAVES_TO_CATCH_UP,
         status: 201,
         data: { id: runId },
       });
+      if (!wait.ready) return wait.answer;
       if (runId === null) return c.json({ success: true as const, data: null, goal: null });
       return c.json(await savedRun(context.userId, runId), 201);
     })
@@ -93,12 +106,20 @@ export function runsRoutes(deps: AppDeps) {
       const query = parseRequest(runListQuerySchema, c.req.query());
       const cursor = query.cursor === undefined ? null : decodeRunCursor(query.cursor);
       if (query.cursor !== undefined && cursor === null) throw new HttpError(400, 'Invalid cursor');
-      const page = await listRuns(db, c.var.userId, { limit: query.limit, cursor, since: query.since ?? null });
-      return c.json({
-        success: true as const,
-        data: await runsJson(db, c.var.userId, page.runs),
-        next_cursor: page.next ? encodeRunCursor(page.next) : null,
-      });
+      const userId = c.var.userId;
+      const options = { limit: query.limit, cursor, since: query.since ?? null };
+      // Nothing in a page of runs moves with the clock: the answer itself is cached, per page asked (read-cache.ts).
+      // Its verdicts read the user's goals too (what a run counts toward).
+      const answer = await cachedRead(
+        deps.readCache,
+        { userId, read: 'runs', query: JSON.stringify(options), topics: ['runs', 'goals'] },
+        async () => {
+          const page = await listRuns(db, userId, options);
+          const data = await runsJson(db, userId, page.runs);
+          return { value: { data, next_cursor: page.next ? encodeRunCursor(page.next) : null } };
+        },
+      );
+      return c.json({ success: true as const, ...answer });
     })
     .get('/runs/:id', guard, async (c) => {
       const id = pathId(c);
@@ -127,7 +148,12 @@ export function runsRoutes(deps: AppDeps) {
       // Absent notes are left as they are (`{}` changes nothing); null or blank clears them.
       if (body.notes !== undefined) {
         const { position } = await changeRun(context, id, { type: 'EditNotes', notes: body.notes });
-        await awaitReadModels(c, deps.projections, position, { needs: ['runs'], status: 200, data: { id } });
+        const wait = await readModelsAt(c, deps.projections, position, {
+          leavesToCatchUp: A_RUN_LEAVES_TO_CATCH_UP,
+          status: 200,
+          data: { id },
+        });
+        if (!wait.ready) return wait.answer;
       }
       const run = await findOwnRun(db, context.userId, id);
       if (!run) throw new HttpError(404, RUN_NOT_FOUND);
@@ -139,7 +165,12 @@ export function runsRoutes(deps: AppDeps) {
       const id = pathId(c);
       const { position } = await changeRun(context, id, { type: 'DeleteRun' });
       const deleted = { id, deleted: true };
-      await awaitReadModels(c, deps.projections, position, { needs: ['runs', 'goals'], status: 200, data: deleted });
+      const wait = await readModelsAt(c, deps.projections, position, {
+        leavesToCatchUp: A_RUN_LEAVES_TO_CATCH_UP,
+        status: 200,
+        data: deleted,
+      });
+      if (!wait.ready) return wait.answer;
       return c.json({ success: true as const, data: deleted });
     });
 }

@@ -1,15 +1,15 @@
+import { loadXpLedger } from './xp-ledger-load.ts';
 import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { badgeDecider } from '../../../domain/badge/decide.ts';
 import { badgesNewlyEarned } from '../../../domain/gamification/badge-criteria.ts';
 import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
-import { xpLedgerDecider } from '../../../domain/xp/decide.ts';
 import { badgeFactsOf } from '../../../domain/xp/state.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
 import { inParallel, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { deterministicUuid } from '../../commands/deterministic-uuid.ts';
-import { foldStream } from './award-context.ts';
+import type { BadgeEvent } from '../../../domain/badge/events.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 
@@ -24,9 +24,13 @@ async function awardDue(
   cause: RecordedEvent,
   userId: string,
   now: Date,
+  badgeHistory: readonly RecordedEvent[],
 ) {
-  const ledger = await foldStream(store, tx, xpLedgerDecider, streams.xpLedger(userId));
-  const badges = await foldStream(store, tx, badgeDecider, streams.badges(userId));
+  const { state: ledger } = await loadXpLedger(store, tx, streams.xpLedger(userId));
+  const badges = badgeHistory.reduce(
+    (state, e) => badgeDecider.evolve(state, { type: e.type, data: e.data } as BadgeEvent),
+    badgeDecider.initialState,
+  );
   for (const badgeType of badgesNewlyEarned(badgeFactsOf(ledger), badges.badges.keys())) {
     await executeCommand(
       store,
@@ -52,15 +56,22 @@ async function awardDue(
  */
 export const badgeAwardsProcess: ProcessManager = {
   name: NAME,
+  eventTypes: [...FACT_EVENTS],
   async handle(events, { tx, store, now }) {
     const lastCauseByUser = new Map<string, RecordedEvent>();
     for (const event of events) {
       if (!FACT_EVENTS.has(event.type)) continue;
       lastCauseByUser.set((event.data as { userId: string }).userId, event);
     }
+    // Every judged user's badges in one query. Badges are earned only here, by the user's own lane below (after this
+    // read); a celebration written meanwhile earns none, and AwardBadge decides on a fresh read of the stream anyway.
+    const badgeStreams = await store.readStreams(
+      [...lastCauseByUser.keys()].map((userId) => streams.badges(userId)),
+      { transaction: tx },
+    );
     // One user per lane, users side by side (each writes only its own badge stream): the round trips overlap.
     await inParallel([...lastCauseByUser], TICK_CONCURRENCY, ([userId, cause]) =>
-      awardDue(store, tx, cause, userId, now),
+      awardDue(store, tx, cause, userId, now, badgeStreams.get(streams.badges(userId)) ?? []),
     );
   },
 };

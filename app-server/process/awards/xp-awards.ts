@@ -4,16 +4,15 @@ import type { BadgeEvent } from '../../../domain/badge/events.ts';
 import { badgeDefinition } from '../../../domain/gamification/badge-definitions.ts';
 import type { WeekResult } from '../../../domain/gamification/streaks.ts';
 import type { GoalCreated, GoalEvent } from '../../../domain/goal/events.ts';
-import { userGoalsDecider } from '../../../domain/goal/user-goals.ts';
+import { type UserGoalsEvent, userGoalsDecider } from '../../../domain/goal/user-goals.ts';
 import { countedDistanceKm } from '../../../domain/run/counting.ts';
 import type { RunEvent } from '../../../domain/run/events.ts';
 import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { surgeDecider } from '../../../domain/surge/decide.ts';
 import type { SurgeScheduleState } from '../../../domain/surge/state.ts';
 import type { XpLedgerCommand } from '../../../domain/xp/commands.ts';
-import { xpLedgerDecider } from '../../../domain/xp/decide.ts';
 import { runXpCommand } from '../../../domain/xp/run-xp-command.ts';
-import { executeCommand } from '../../commands/execute-command.ts';
+import { payIntoLedger } from './xp-ledger-load.ts';
 import { inParallel, inParallelByKey, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { foldStream, timeZoneOf } from './award-context.ts';
@@ -24,11 +23,52 @@ const NAME = 'xp-awards';
 
 type Store = EventStore<Transaction<object>>;
 
-/** The goal's owner and week, from its creation event. */
-async function goalOf(store: Store, tx: Transaction<object>, goalId: string): Promise<GoalCreated['data'] | null> {
-  const [first] = await store.readStream(streams.goal(goalId), { transaction: tx, maxCount: 1 });
-  return first?.type === 'GoalCreated' ? (first.data as GoalCreated['data']) : null;
+/**
+ * What settling goal weeks reads, for a whole batch at once: each goal's creation (its owner and week) and each
+ * owner's goal index (their paused weeks), every goal stream in one query and every index in one more. This process
+ * writes neither, so reading them at the batch's start inside its transaction reads what reading each one when its
+ * event comes up would.
+ */
+type SettleReads = {
+  goalOf(goalId: string): GoalCreated['data'] | null;
+  pausedWeeks(userId: string): string[];
+};
+
+async function settleReads(
+  store: Store,
+  tx: Transaction<object>,
+  events: readonly RecordedEvent[],
+): Promise<SettleReads> {
+  const goalIds = new Set<string>();
+  for (const event of events) if (SETTLING.has(event.type)) goalIds.add((event.data as { goalId: string }).goalId);
+  const goals = await store.readStreams(
+    [...goalIds].map((id) => streams.goal(id)),
+    { transaction: tx },
+  );
+  const created = new Map<string, GoalCreated['data']>();
+  for (const id of goalIds) {
+    const first = goals.get(streams.goal(id))?.[0];
+    if (first?.type === 'GoalCreated') created.set(id, first.data as GoalCreated['data']);
+  }
+  const owners = [...new Set([...created.values()].map((g) => g.userId))];
+  const indexes = await store.readStreams(
+    owners.map((id) => streams.userGoals(id)),
+    { transaction: tx },
+  );
+  const paused = new Map<string, string[]>();
+  for (const userId of owners) {
+    const history = indexes.get(streams.userGoals(userId)) ?? [];
+    const index = history.reduce(
+      (state, e) => userGoalsDecider.evolve(state, { type: e.type, data: e.data } as UserGoalsEvent),
+      userGoalsDecider.initialState,
+    );
+    paused.set(userId, Object.keys(index.paused));
+  }
+  return { goalOf: (id) => created.get(id) ?? null, pausedWeeks: (userId) => paused.get(userId) ?? [] };
 }
+
+/** The events that settle a goal's week (commandFor's `settle`). */
+const SETTLING = new Set(['GoalCompleted', 'GoalMissed', 'GoalCanceled']);
 
 /** The ledger command an event calls for, if any. `surgeSchedule` folds the schedule (once per batch). */
 async function commandFor(
@@ -37,15 +77,15 @@ async function commandFor(
   tx: Transaction<object>,
   now: Temporal.Instant,
   surgeSchedule: () => Promise<SurgeScheduleState>,
+  reads: SettleReads,
 ) {
   const domainEvent = { type: event.type, data: event.data } as RunEvent | GoalEvent | BadgeEvent;
   const settle = async (goalId: string, result: WeekResult): Promise<XpLedgerCommand | null> => {
-    const goal = await goalOf(store, tx, goalId);
+    const goal = reads.goalOf(goalId);
     if (!goal) return null;
     // The runner's paused weeks, as committed now: the streak skips them (issue 25). A pause is fixed once its week
     // has begun, so every week before the one settled reads the same on a retry.
-    const index = await foldStream(store, tx, userGoalsDecider, streams.userGoals(goal.userId));
-    const pausedWeeks = Object.keys(index.paused);
+    const pausedWeeks = reads.pausedWeeks(goal.userId);
     return { type: 'SettleGoalWeek', userId: goal.userId, goalId, weekStart: goal.weekStart, result, pausedWeeks, now };
   };
   switch (domainEvent.type) {
@@ -82,6 +122,8 @@ async function commandFor(
  */
 export const xpAwardsProcess: ProcessManager = {
   name: NAME,
+  // The events commandFor turns into ledger commands; the engine delivers no others.
+  eventTypes: ['RunRecorded', 'RunDeleted', 'GoalCompleted', 'GoalMissed', 'GoalCanceled', 'BadgeEarned'],
   async handle(events, { tx, store, now }) {
     const at = Temporal.Instant.fromEpochMilliseconds(now.getTime());
     // The schedule as committed now, read once for the batch (this process never writes it).
@@ -92,9 +134,10 @@ export const xpAwardsProcess: ProcessManager = {
     };
     // Commands are worked out side by side (reads only), then each user's ledger is paid in log order in its own
     // lane, users side by side: the round trips overlap, keeping the batch's transaction short.
+    const reads = await settleReads(store, tx, events);
     const commands = new Array<{ command: XpLedgerCommand; cause: RecordedEvent } | null>(events.length).fill(null);
     await inParallel(events, TICK_CONCURRENCY, async (event, index) => {
-      const command = await commandFor(event, store, tx, at, surgeSchedule);
+      const command = await commandFor(event, store, tx, at, surgeSchedule, reads);
       if (command) commands[index] = { command, cause: event };
     });
     const due = commands.filter((c) => c !== null);
@@ -103,14 +146,7 @@ export const xpAwardsProcess: ProcessManager = {
       (c) => c.command.userId,
       TICK_CONCURRENCY,
       async ({ command, cause }) => {
-        await executeCommand(
-          store,
-          xpLedgerDecider,
-          streams.xpLedger(command.userId),
-          command,
-          processMetadata(NAME, now, cause, { derivedIds: '' }),
-          { transaction: tx },
-        );
+        await payIntoLedger(store, tx, command, processMetadata(NAME, now, cause, { derivedIds: '' }));
       },
     );
   },

@@ -1,15 +1,16 @@
 import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
-import { goalDecider } from '../../../domain/goal/decide.ts';
 import { maySettle } from '../../../domain/shared/settlement.ts';
-import { DomainRefusal } from '../../commands/domain-refusal.ts';
-import { executeCommand } from '../../commands/execute-command.ts';
-import { inParallel, TICK_CONCURRENCY } from '../in-parallel.ts';
+import { StreamOrderConflictError, WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
 import type { ProcessTickContext } from '../process-manager.ts';
-import { recordGoalProgress } from './record-progress.ts';
-import { processMetadata } from '../../commands/event-metadata.ts';
-import { GOAL_LIFECYCLE } from './process-name.ts';
-import { streams } from '../../../domain/shared/streams.ts';
+import {
+  activateOneByOne,
+  activateTogether,
+  type ClockDeps,
+  type ClosingGoal,
+  closeOneByOne,
+  closeTogether,
+} from './goal-clock-steps.ts';
 
 /**
  * The goal clock: activates upcoming goals whose week has begun in their own zone, and closes active and completed
@@ -17,24 +18,20 @@ import { streams } from '../../../domain/shared/streams.ts';
  * candidates come from the goals read model; the decider re-checks every rule against the goal's stream, so a lag
  * or a repeated tick changes nothing twice (ActivateGoal and CloseWeek are idempotent).
  * Before closing, progress is recomputed once more so a run recorded in the last minutes still completes the goal;
- * the week closes with that figure. Goals are worked on several at once (each is its own stream, and the decider
- * guards each one), so a Monday with many thousands of weeks to close is not one long queue of round trips.
+ * the week closes with that figure. A Monday closes many thousands of weeks, so goals are worked in chunks: one query
+ * reads a chunk's streams, one more the runs of all its weeks, the pure decider decides in memory, and one statement
+ * appends the chunk (goal-clock-steps.ts). A chunk that lost a race (the lifecycle's event handler recorded a late run's
+ * progress meanwhile) wrote nothing, and is worked again goal by goal from fresh reads.
  */
 export async function tickGoalClock({ db, store, now }: ProcessTickContext): Promise<void> {
+  const deps: ClockDeps = { db, store, now };
   const instant = Temporal.Instant.fromEpochMilliseconds(now.getTime());
   const at = now.toISOString();
   const { rows: starting } = await sql<{ id: string }>`
     SELECT id FROM goals WHERE status = 'upcoming' AND week_starts_at <= ${at}::timestamptz ORDER BY id`.execute(db);
-  await inParallel(starting, TICK_CONCURRENCY, ({ id }) =>
-    ignoringRefusals(() =>
-      executeCommand(
-        store,
-        goalDecider,
-        streams.goal(id),
-        { type: 'ActivateGoal', now: instant },
-        processMetadata(GOAL_LIFECYCLE, now, `goal-lifecycle-tick-${now.toISOString()}`),
-      ),
-    ),
+  await activateInChunks(
+    starting.map((g) => g.id),
+    deps,
   );
   // Completed goals close too: until then a deleted run can still withdraw their completion (goal/decide.ts).
   const { rows: ending } = await sql<{ id: string; period_start: string; time_zone: string }>`
@@ -42,27 +39,44 @@ export async function tickGoalClock({ db, store, now }: ProcessTickContext): Pro
     WHERE status IN ('active', 'completed') AND NOT frozen AND week_ends_at <= ${at}::timestamptz ORDER BY id`.execute(
     db,
   );
-  const closing = ending.filter((goal) => maySettle(goal.period_start, goal.time_zone, instant));
-  await inParallel(closing, TICK_CONCURRENCY, async (goal) => {
-    const progress = await recordGoalProgress(goal.id, { db, tx: null, store, now }, null);
-    if (progress === null) return; // not open any more (settled, canceled): nothing to close
-    await ignoringRefusals(() =>
-      executeCommand(
-        store,
-        goalDecider,
-        streams.goal(goal.id),
-        { type: 'CloseWeek', progress, now: instant },
-        processMetadata(GOAL_LIFECYCLE, now, `goal-lifecycle-tick-${now.toISOString()}`),
-      ),
-    );
-  });
+  const closing: ClosingGoal[] = ending.filter((goal) => maySettle(goal.period_start, goal.time_zone, instant));
+  await closeInChunks(closing, deps);
 }
 
-/** A refusal here means the goal moved on (canceled, completed meanwhile): the next tick has nothing to do. */
-async function ignoringRefusals(work: () => Promise<unknown>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    if (!(error instanceof DomainRefusal)) throw error;
+/** Activates the goals chunk by chunk (a chunk that lost a race goes one by one). */
+export function activateInChunks(goalIds: readonly string[], deps: ClockDeps): Promise<void> {
+  return inChunks(
+    goalIds,
+    (ids) => activateTogether(ids, deps),
+    (ids) => activateOneByOne(ids, deps),
+  );
+}
+
+/** Closes the goals' weeks chunk by chunk (a chunk that lost a race goes one by one). */
+export function closeInChunks(goals: readonly ClosingGoal[], deps: ClockDeps): Promise<void> {
+  return inChunks(
+    goals,
+    (chunk) => closeTogether(chunk, deps),
+    (chunk) => closeOneByOne(chunk, deps),
+  );
+}
+
+/** How many goals one chunk reads and appends in one statement each. */
+export const GOAL_CLOCK_CHUNK = 500;
+
+/** Works `items` chunk by chunk together; a chunk that lost a race (nothing of it written) goes one by one. */
+async function inChunks<T>(
+  items: readonly T[],
+  together: (chunk: readonly T[]) => Promise<void>,
+  oneByOne: (chunk: readonly T[]) => Promise<void>,
+): Promise<void> {
+  for (let from = 0; from < items.length; from += GOAL_CLOCK_CHUNK) {
+    const chunk = items.slice(from, from + GOAL_CLOCK_CHUNK);
+    try {
+      await together(chunk);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError || error instanceof StreamOrderConflictError)) throw error;
+      await oneByOne(chunk);
+    }
   }
 }

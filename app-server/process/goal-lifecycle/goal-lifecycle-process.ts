@@ -1,8 +1,10 @@
 import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { GoalEvent } from '../../../domain/goal/events.ts';
-import { userGoalsDecider, type UserGoalsEvent } from '../../../domain/goal/user-goals.ts';
+import { userGoalsDecider, type UserGoalsEvent, type UserGoalsState } from '../../../domain/goal/user-goals.ts';
+import { appealOpensAt } from '../../../domain/stake/appeal-policy.ts';
 import type { RunEvent } from '../../../domain/run/events.ts';
+import type { StakeAppealed } from '../../../domain/stake/appeal-events.ts';
 import { foldEvents } from '../../../domain/shared/decider.ts';
 import { comparePositions, type EventStore, type RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { isWithinWeek, weekStartingOn } from '../../../domain/shared/week.ts';
@@ -12,6 +14,8 @@ import type { ProcessManager } from '../process-manager.ts';
 import { tickGoalClock } from './goal-clock.ts';
 import { recordGoalProgress } from './record-progress.ts';
 import { forgetRun, rememberRun, startsAffectedBy } from './run-facts.ts';
+import { type EvidenceTrigger, weighStakeEvidence } from './stake-evidence.ts';
+import { loadStake } from '../stakes/stake-stream.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
 import { GOAL_LIFECYCLE } from './process-name.ts';
 import { streams } from '../../../domain/shared/streams.ts';
@@ -33,6 +37,8 @@ import { streams } from '../../../domain/shared/streams.ts';
  */
 export const goalLifecycleProcess: ProcessManager = {
   name: 'goal-lifecycle',
+  // Also what `handle` switches over (HANDLED): a new case must be named here too, or it is never delivered.
+  eventTypes: ['RunRecorded', 'RunDeleted', 'GoalActivated', 'GoalCanceled', 'GoalDeleted', 'StakeAppealed'],
 
   async handle(events, { tx, store, now }) {
     // Affected goals, each with the latest event (in log order) that affected it: the cause its command records.
@@ -41,24 +47,43 @@ export const goalLifecycleProcess: ProcessManager = {
       const known = affected.get(goalId);
       if (!known || comparePositions(cause.position, known.position) > 0) affected.set(goalId, cause);
     };
+    // Staked weeks whose evidence to weigh (stake-evidence.ts): appealed, or a run arrived in them.
+    const evidence = new Map<string, { cause: RecordedEvent; trigger: EvidenceTrigger }>();
     // One user's runs in log order (each sees the runs before it), different users side by side: the round trips of
     // a batch overlap instead of adding up, which keeps the batch's transaction (and the log's visible horizon,
     // held at its id while it is open) short. Goal events keep their own order in one more lane.
     const relevant = events.filter((e) => HANDLED.has(e.type));
     await inParallelByKey(relevant, laneOf, TICK_CONCURRENCY, async (recorded) => {
-      const event = recorded as unknown as GoalEvent | RunEvent;
+      const event = recorded as unknown as GoalEvent | RunEvent | StakeAppealed;
       switch (event.type) {
         case 'RunRecorded': {
           const run = await rememberRun(tx, event.data);
           const starts = await startsAffectedBy(tx, run);
-          for (const goalId of await goalsHolding(run.userId, starts, tx, store)) affect(goalId, recorded);
+          const weeks = await liveGoalWeeks(run.userId, tx, store);
+          for (const goalId of goalsHolding(weeks, starts)) affect(goalId, recorded);
+          // Only a week whose appeal window has opened (its last day or later) can take a run as evidence: the runs
+          // of Monday to Saturday, nearly all of them, skip the weighing and its reads.
+          const instant = Temporal.Instant.fromEpochMilliseconds(now.getTime());
+          for (const goalId of goalsHolding(weeks, [run.startedAt])) {
+            const week = weeks[goalId]!;
+            if (Temporal.Instant.compare(instant, appealOpensAt(week.weekStart, week.timeZone)) < 0) continue;
+            evidence.set(goalId, { cause: recorded, trigger: { kind: 'run', runId: run.runId } });
+          }
+          break;
+        }
+        case 'StakeAppealed': {
+          const stake = await loadStake(store, event.data.stakeId, tx);
+          if (stake.status !== 'none')
+            evidence.set(stake.terms.goalId, { cause: recorded, trigger: { kind: 'appeal' } });
           break;
         }
         case 'RunDeleted': {
           const run = await forgetRun(tx, event.data.runId);
           if (run === null) break;
           const starts = await startsAffectedBy(tx, run);
-          for (const goalId of await goalsHolding(run.userId, starts, tx, store)) affect(goalId, recorded);
+          for (const goalId of goalsHolding(await liveGoalWeeks(run.userId, tx, store), starts)) {
+            affect(goalId, recorded);
+          }
           break;
         }
         case 'GoalActivated':
@@ -75,12 +100,15 @@ export const goalLifecycleProcess: ProcessManager = {
     await inParallel([...affected], TICK_CONCURRENCY, async ([goalId, cause]) => {
       await recordGoalProgress(goalId, { db: tx, tx, store, now }, cause);
     });
+    await inParallel([...evidence], TICK_CONCURRENCY, async ([goalId, { cause, trigger }]) => {
+      await weighStakeEvidence(goalId, { db: tx, tx, store, now }, cause, trigger);
+    });
   },
 
   tick: tickGoalClock,
 };
 
-const HANDLED = new Set(['RunRecorded', 'RunDeleted', 'GoalActivated', 'GoalCanceled', 'GoalDeleted']);
+const HANDLED = new Set(goalLifecycleProcess.eventTypes);
 
 /** Run events go in their user's lane; goal events (which name no user) in one lane of their own. */
 function laneOf(recorded: RecordedEvent): string {
@@ -88,20 +116,23 @@ function laneOf(recorded: RecordedEvent): string {
   return recorded.type.startsWith('Run') && typeof userId === 'string' ? `user:${userId}` : 'goal-events';
 }
 
-/** The user's live goals whose week (in each goal's zone) contains one of these instants. */
-async function goalsHolding(
+/** The weeks of the user's live goals, by goal id (their goal index, read once per run). */
+async function liveGoalWeeks(
   userId: string,
-  instants: readonly string[],
   tx: Transaction<object>,
   store: EventStore<Transaction<object>>,
-): Promise<string[]> {
+): Promise<UserGoalsState['live']> {
   const history = await store.readStream(streams.userGoals(userId), { transaction: tx });
-  const index = foldEvents(
+  return foldEvents(
     userGoalsDecider,
     history.map((e) => ({ type: e.type, data: e.data }) as UserGoalsEvent),
-  );
+  ).live;
+}
+
+/** The goals among `weeks` whose week (in each goal's zone) contains one of these instants. */
+function goalsHolding(weeks: UserGoalsState['live'], instants: readonly string[]): string[] {
   const at = instants.map((i) => Temporal.Instant.from(i));
-  return Object.entries(index.live)
+  return Object.entries(weeks)
     .filter(([, week]) => at.some((i) => isWithinWeek(i, weekStartingOn(week.weekStart, week.timeZone))))
     .map(([goalId]) => goalId);
 }

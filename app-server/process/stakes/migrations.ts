@@ -64,8 +64,20 @@ async function upWebhookOutcome(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE payment_webhook_events ADD COLUMN outcome text`.execute(db);
 }
 
+/**
+ * The stake events handler closes a stake's open actions of a kind (a capture when the hold lapsed, a capture and a
+ * charge when the money is collected): found on this index instead of among every open action, which on a settlement
+ * Monday are as many as the stakes being settled.
+ */
+async function upOpenByStake(db: Kysely<unknown>): Promise<void> {
+  await sql`CREATE INDEX stake_actions_open_by_stake ON stake_actions (stake_id, kind) WHERE done_at IS NULL`.execute(
+    db,
+  );
+}
+
 /** Migrations of the stake settlement process. */
 export const stakeProcessMigrations: Record<string, Migration> = {
   '2026-11-26-02-stake-process': { up },
   '2026-12-21-01-payment-webhook-outcome': { up: upWebhookOutcome },
+  '2026-12-27-01-stake-actions-open-by-stake': { up: upOpenByStake },
 };

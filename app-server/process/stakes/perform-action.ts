@@ -1,44 +1,36 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { isPaymentError } from '../../adapters/payments/payment-errors.ts';
 import type { PaymentGateway, PaymentIntentSnapshot } from '../../adapters/payments/payment-gateway.ts';
-import { stakeDecider } from '../../../domain/stake/decide.ts';
 import type { StakeCommand } from '../../../domain/stake/commands.ts';
 import { holdUnusableFrom } from '../../../domain/stake/policy.ts';
 import type { StakeState } from '../../../domain/stake/state.ts';
-import type { EventStore } from '../../../domain/shared/event-store.ts';
-import { findCustomerId } from '../../commands/stakes/payment-customer.ts';
-import { DomainRefusal } from '../../commands/domain-refusal.ts';
-import { executeCommand } from '../../commands/execute-command.ts';
-import { recordReleaseConfirmed } from './release-confirmed.ts';
-import { markAttempted, markDone, markNeedsReview, type StakeActionRow } from './stake-action-row.ts';
-import { loadStake } from './stake-stream.ts';
-import { processMetadata } from '../../commands/event-metadata.ts';
-import { streams } from '../../../domain/shared/streams.ts';
+import type { ActionPage } from './action-page.ts';
+import { markAttempted, type StakeActionRow } from './stake-action-row.ts';
 
 /** Provider keys may be forgotten after this long: from then on the PaymentIntent is re-fetched before acting. */
 const KEY_MEMORY_MS = 24 * 3_600_000;
 
-/** Points where a test may kill the run (after the provider answered, and after the outcome was recorded). */
-export type StakeFaults = { at(step: 'before-outcome' | 'after-outcome', key: string): void };
+export type { StakeFaults } from './action-page.ts';
 
 export type ActionDeps = {
   readonly db: Kysely<object>;
-  readonly store: EventStore<Transaction<object>>;
   readonly gateway: PaymentGateway;
   readonly now: Date;
-  readonly faults?: StakeFaults | undefined;
+  /** The action's page: its stakes as read (with the page's outcomes so far), where its outcome and row end go. */
+  readonly page: ActionPage;
 };
 
 /**
  * Carries out one stake action: call the provider with the action's deterministic key, then record the outcome on
- * the stake stream (expected version checked by executeCommand). Safe to repeat at any point: the stake's state
- * says whether the action is still wanted, the key replays the provider's first answer, and an action that may
- * already have reached the provider long ago is decided from the re-fetched PaymentIntent instead.
+ * the stake stream (with its page, action-page.ts: expected version checked, one by one again on a lost race). Safe
+ * to repeat at any point: the stake's state says whether the action is still wanted, the key replays the provider's
+ * first answer, and an action that may already have reached the provider long ago is decided from the re-fetched
+ * PaymentIntent instead.
  */
 export async function performAction(action: StakeActionRow, deps: ActionDeps): Promise<void> {
-  const state = await loadStake(deps.store, action.stake_id);
-  if (state.status === 'none') return markDone(deps.db, action.idempotency_key, 'no_stake', deps.now);
+  const state = await deps.page.stake(action.stake_id);
+  if (state.status === 'none') return deps.page.done(action, 'no_stake');
   switch (action.kind) {
     case 'hold':
       return hold(action, state, deps);
@@ -48,6 +40,8 @@ export async function performAction(action: StakeActionRow, deps: ActionDeps): P
       return charge(action, state, deps);
     case 'release':
       return release(action, deps);
+    case 'refund':
+      return refund(action, state, deps);
     default: {
       const unreachable: never = action.kind;
       return unreachable;
@@ -62,9 +56,9 @@ const stale = (action: StakeActionRow, now: Date) =>
 async function hold(action: StakeActionRow, state: Exclude<StakeState, { status: 'none' }>, deps: ActionDeps) {
   // Never asked of the provider and no longer wanted (completed or canceled first): nothing to undo.
   if (state.status !== 'pending' && action.attempted_at === null) {
-    return markDone(deps.db, action.idempotency_key, 'not_needed', deps.now);
+    return deps.page.done(action, 'not_needed');
   }
-  const customerId = await findCustomerId(deps.db, state.terms.userId);
+  const customerId = deps.page.customerId(state.terms.userId);
   if (customerId === null) {
     return outcome(action, deps, { type: 'RecordHoldFailed', reason: 'no_customer', now: instant(deps.now) });
   }
@@ -91,7 +85,7 @@ async function hold(action: StakeActionRow, state: Exclude<StakeState, { status:
 }
 
 async function capture(action: StakeActionRow, state: Exclude<StakeState, { status: 'none' }>, deps: ActionDeps) {
-  if (state.status !== 'capturing') return markDone(deps.db, action.idempotency_key, 'superseded', deps.now);
+  if (state.status !== 'capturing') return deps.page.done(action, 'superseded');
   const now = instant(deps.now);
   // Asked before (a crash, an error) or long ago: the PaymentIntent says what really happened.
   if (action.attempted_at !== null || stale(action, deps.now)) {
@@ -119,13 +113,13 @@ function captured(action: StakeActionRow, deps: ActionDeps, capturedCents: numbe
 
 async function charge(action: StakeActionRow, state: Exclude<StakeState, { status: 'none' }>, deps: ActionDeps) {
   if (state.status !== 'charging' || state.attempt !== action.attempt) {
-    return markDone(deps.db, action.idempotency_key, 'superseded', deps.now);
+    return deps.page.done(action, 'superseded');
   }
   // The provider may have charged and forgotten the key: charging again could take the money twice.
   if (action.attempted_at !== null && stale(action, deps.now)) {
-    return markNeedsReview(deps.db, action.idempotency_key, 'charge outcome unknown after the key expired');
+    return deps.page.review(action, 'charge outcome unknown after the key expired');
   }
-  const customerId = await findCustomerId(deps.db, state.terms.userId);
+  const customerId = deps.page.customerId(state.terms.userId);
   const now = instant(deps.now);
   const attempt = state.attempt;
   if (customerId === null)
@@ -149,7 +143,7 @@ async function charge(action: StakeActionRow, state: Exclude<StakeState, { statu
 
 async function release(action: StakeActionRow, deps: ActionDeps) {
   const paymentIntentId = action.payment_intent_id;
-  if (paymentIntentId === null) return markDone(deps.db, action.idempotency_key, 'no_hold', deps.now);
+  if (paymentIntentId === null) return deps.page.done(action, 'no_hold');
   let answer: { result: 'released' | 'already_captured'; amount: number } | null = null;
   if (action.attempted_at !== null || stale(action, deps.now))
     answer = settledRelease(await deps.gateway.retrievePaymentIntent(paymentIntentId));
@@ -161,7 +155,6 @@ async function release(action: StakeActionRow, deps: ActionDeps) {
         ? { result: 'released', amount: 0 }
         : { result: 'already_captured', amount: result.amountCapturedCents };
   }
-  deps.faults?.at('before-outcome', action.idempotency_key);
   const data = {
     stakeId: action.stake_id,
     paymentIntentId,
@@ -170,9 +163,33 @@ async function release(action: StakeActionRow, deps: ActionDeps) {
     amountCapturedCents: answer.amount,
     confirmedAt: deps.now.toISOString(),
   };
-  await recordReleaseConfirmed(deps.store, { type: 'StakeHoldReleaseConfirmed', data }, deps.now);
-  deps.faults?.at('after-outcome', action.idempotency_key);
-  return markDone(deps.db, action.idempotency_key, answer.result, deps.now);
+  return deps.page.released(action, { type: 'StakeHoldReleaseConfirmed', data });
+}
+
+async function refund(action: StakeActionRow, state: Exclude<StakeState, { status: 'none' }>, deps: ActionDeps) {
+  const asked = state.refund;
+  if (asked?.status !== 'requested' || asked.idempotencyKey !== action.idempotency_key) {
+    return deps.page.done(action, asked?.status === 'done' ? 'refunded' : 'not_needed');
+  }
+  const now = instant(deps.now);
+  const paymentIntentId = action.payment_intent_id ?? state.collection?.paymentIntentId;
+  if (!paymentIntentId) return deps.page.review(action, 'refund without a payment to refund');
+  await markAttempted(deps.db, action.idempotency_key, deps.now);
+  try {
+    const result = await deps.gateway.refundPayment({
+      paymentIntentId,
+      amountCents: asked.amountCents,
+      idempotencyKey: action.idempotency_key,
+      metadata: { stakeId: state.terms.stakeId, goalId: state.terms.goalId, action: 'refund' },
+    });
+    if (result.status === 'failed') {
+      return deps.page.review(action, `the provider refused the refund: ${result.reason}`);
+    }
+  } catch (error) {
+    // Refunded already (a repeat after the provider forgot our key): the money is back, as asked.
+    if (!isPaymentError(error) || error.providerCode !== 'charge_already_refunded') throw error;
+  }
+  return outcome(action, deps, { type: 'RecordRefundSucceeded', refundedCents: asked.amountCents, now });
 }
 
 function settledRelease(pi: PaymentIntentSnapshot): { result: 'released' | 'already_captured'; amount: number } | null {
@@ -181,27 +198,9 @@ function settledRelease(pi: PaymentIntentSnapshot): { result: 'released' | 'alre
   return null;
 }
 
-/** Records the provider's answer on the stake; a refusal means the stake already moved on (a webhook was first). */
-async function outcome(action: StakeActionRow, deps: ActionDeps, command: StakeCommand): Promise<void> {
-  deps.faults?.at('before-outcome', action.idempotency_key);
-  let result = command.type;
-  try {
-    await executeCommand(
-      deps.store,
-      stakeDecider,
-      streams.stake(action.stake_id),
-      command,
-      processMetadata('stakes', deps.now, `stakes-${action.idempotency_key}`),
-    );
-  } catch (error) {
-    if (!(error instanceof DomainRefusal)) throw error;
-    if (error.reason.code === 'wrong_amount') {
-      return markNeedsReview(deps.db, action.idempotency_key, `${command.type}: ${error.reason.message}`);
-    }
-    result = `${command.type}:${error.reason.code}` as typeof result;
-  }
-  deps.faults?.at('after-outcome', action.idempotency_key);
-  await markDone(deps.db, action.idempotency_key, result, deps.now);
+/** Records the provider's answer on the stake (with the page). */
+function outcome(action: StakeActionRow, deps: ActionDeps, command: StakeCommand): Promise<void> {
+  return deps.page.outcome(action, command);
 }
 
 /** Whether an error is the provider's transient trouble (retry later with the same key). */

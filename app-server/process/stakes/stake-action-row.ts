@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
 export type StakeActionRow = {
   idempotency_key: string;
   stake_id: string;
-  kind: 'hold' | 'release' | 'capture' | 'charge';
+  kind: 'hold' | 'release' | 'capture' | 'charge' | 'refund';
   payment_intent_id: string | null;
   attempt: number | null;
   requested_at: Date;
@@ -29,11 +29,29 @@ export async function markAttempted(db: Kysely<object>, key: string, now: Date):
     WHERE idempotency_key = ${key}`.execute(db);
 }
 
-/** Closes an action with what happened (also done by the event handler when the outcome event arrives). */
-export async function markDone(db: Kysely<object>, key: string, result: string, now: Date): Promise<void> {
+/**
+ * Closes a page of actions in one statement, each as markDone or markNeedsReview would: a result closes a row not
+ * closed yet (the event handler may have closed it first, with the outcome event), a review sets it aside.
+ */
+export async function closeActionRows(
+  db: Kysely<object>,
+  ends: readonly ({ readonly key: string } & ({ readonly result: string } | { readonly review: string }))[],
+  now: Date,
+): Promise<void> {
+  if (ends.length === 0) return;
+  // One end per key (the last): an UPDATE … FROM must not meet a row twice.
+  const byKey = new Map(ends.map((e) => [e.key, e]));
+  const rows = [...byKey.values()].map((e) =>
+    'review' in e ? { key: e.key, result: null, review: e.review } : { key: e.key, result: e.result, review: null },
+  );
   await sql`
-    UPDATE stake_actions SET done_at = ${now.toISOString()}::timestamptz, result = ${result}
-    WHERE idempotency_key = ${key} AND done_at IS NULL`.execute(db);
+    UPDATE stake_actions AS a SET
+      done_at = CASE WHEN r.review IS NULL THEN COALESCE(a.done_at, ${now.toISOString()}::timestamptz) ELSE a.done_at END,
+      result = CASE WHEN r.review IS NULL AND a.done_at IS NULL THEN r.result ELSE a.result END,
+      needs_review = a.needs_review OR r.review IS NOT NULL,
+      last_error = COALESCE(r.review, a.last_error)
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(key text, result text, review text)
+    WHERE a.idempotency_key = r.key AND (r.review IS NOT NULL OR a.done_at IS NULL)`.execute(db);
 }
 
 /** A retryable failure: try again later, backing off (a minute, doubling, at most an hour) so nothing storms. */
@@ -43,13 +61,6 @@ export async function markRetry(db: Kysely<object>, action: StakeActionRow, erro
     UPDATE stake_actions SET tries = tries + 1, last_error = ${error},
       next_try_at = ${new Date(now.getTime() + delayMs).toISOString()}::timestamptz
     WHERE idempotency_key = ${action.idempotency_key}`.execute(db);
-}
-
-/** Stops automatic work on an action whose outcome cannot be known safely; an operator looks at it. */
-export async function markNeedsReview(db: Kysely<object>, key: string, why: string): Promise<void> {
-  await sql`UPDATE stake_actions SET needs_review = true, last_error = ${why} WHERE idempotency_key = ${key}`.execute(
-    db,
-  );
 }
 
 function dateOrNull(value: Date | string | null): Date | null {

@@ -25,6 +25,7 @@ export interface StravaSyncProcessDeps {
 export function createStravaSyncProcess(deps: StravaSyncProcessDeps): ProcessManager {
   return {
     name: 'strava-sync',
+    eventTypes: ['PersonalDataErased', ...CONNECTION_EVENT_TYPES],
 
     async handle(events, { tx, store, now }) {
       const db = tx.withTables<IntegrationTables>();

@@ -7,7 +7,7 @@ import { freePort, startServer } from './lib/server-process.ts';
 import { mintAccessTokens } from './lib/sessions.ts';
 import { printTargets } from './lib/targets.ts';
 import { cloneTemplate, ensureTemplate, seedHash } from './lib/template-cache.ts';
-import { measureWriteThenVisible, writersFor } from './lib/write-then-visible.ts';
+import { measureWriteThenVisible, sampleRunBodies, writersFor } from './lib/write-then-visible.ts';
 import { readFixtureAt } from './seed/fixture.ts';
 import { seedHistory } from './seed/seed-history.ts';
 import { LARGE_LOG, type SeedShape, SMALL_LOG, seededMondays } from './seed/seed-shape.ts';
@@ -91,6 +91,7 @@ export async function runApiBench(): Promise<void> {
     );
     let bare: LoadFigures;
     let withPg: LoadFigures;
+    let withInsert: LoadFigures;
     try {
       say('  … bare Hono GET /');
       bare = await measureRequests(baseline.url, {
@@ -103,6 +104,15 @@ export async function runApiBench(): Promise<void> {
         connections: options.readConnections,
         seconds: options.seconds,
         next: () => ({ path: '/pk' }),
+      });
+      say('  … bare Hono + one pg insert of a POST /runs body');
+      const bodies = sampleRunBodies(50);
+      let nextBody = 0;
+      withInsert = await measureRequests(baseline.url, {
+        connections: options.writeConnections,
+        seconds: options.seconds,
+        method: 'POST',
+        next: () => ({ path: '/runs', body: bodies[nextBody++ % bodies.length]! }),
       });
     } finally {
       await baseline.stop();
@@ -118,6 +128,13 @@ export async function runApiBench(): Promise<void> {
       connections: options.readConnections,
       figures: withPg,
       baseline: bare,
+    });
+    rows.push({
+      name: 'bare Hono + one pg insert of a run body',
+      connections: options.writeConnections,
+      figures: withInsert,
+      baseline: bare,
+      unit: 'runs/s',
     });
     const product = await startProduct(big.url);
     try {
@@ -144,7 +161,7 @@ export async function runApiBench(): Promise<void> {
         name: 'POST /runs → visible in GET /goals/current',
         connections: options.writeConnections,
         figures: write,
-        baseline: withPg,
+        baseline: withInsert,
         unit: 'runs/s',
       });
     }
@@ -174,6 +191,7 @@ export async function runApiBench(): Promise<void> {
     smallReads,
     largeReads,
     withPg: rows[1]!.figures,
+    withInsert: rows[2]!.figures,
     write,
     memory,
     rebuild,

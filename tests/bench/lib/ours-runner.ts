@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { EventStore, NewEvent } from '../../../domain/shared/event-store.ts';
+import { followLog } from '../../contract/support/follow-log.ts';
 import { benchEvent, secondsSince, throughput } from './bench-events.ts';
 
 // Measurements repeat in rounds: each run gets its own stream names so a fresh stream is really fresh.
@@ -25,16 +27,23 @@ export function oursBatchAppends(store: EventStore, size: number, durationMs: nu
 }
 
 /** Events per second for a fresh checkpointed subscriber to catch up with the whole log (a projection rebuild). */
-export async function oursRebuild(store: EventStore, checkpointName: string, batchSize: number): Promise<number> {
+export async function oursRebuild(
+  db: Kysely<object>,
+  store: EventStore,
+  checkpointName: string,
+  batchSize: number,
+): Promise<number> {
   let count = 0;
   const started = performance.now();
-  const subscription = store.subscribeToAll({
-    checkpointName,
-    batchSize,
-    handle: async (events) => {
-      count += events.length;
+  const subscription = followLog(db, store as EventStore<never>, [
+    {
+      checkpointName,
+      batchSize,
+      handle: async (events) => {
+        count += events.length;
+      },
     },
-  });
+  ]);
   await subscription.caughtUp();
   const seconds = secondsSince(started);
   await subscription.stop();
@@ -46,19 +55,22 @@ export async function oursRebuild(store: EventStore, checkpointName: string, bat
  * the rebuild never delivered, and the ones it delivered twice.
  */
 export async function oursLostUnderLoad(
+  db: Kysely<object>,
   store: EventStore,
   writers: number,
   durationMs: number,
 ): Promise<{ appended: number; lost: number; duplicated: number }> {
   const appended = new Set<string>();
   const seen = new Map<string, number>();
-  const subscription = store.subscribeToAll({
-    checkpointName: `lost-${Date.now()}`,
-    batchSize: 1000,
-    handle: async (events) => {
-      for (const e of events) seen.set(e.metadata.eventId, (seen.get(e.metadata.eventId) ?? 0) + 1);
+  const subscription = followLog(db, store as EventStore<never>, [
+    {
+      checkpointName: `lost-${Date.now()}`,
+      batchSize: 1000,
+      handle: async (events) => {
+        for (const e of events) seen.set(e.metadata.eventId, (seen.get(e.metadata.eventId) ?? 0) + 1);
+      },
     },
-  });
+  ]);
   await throughput(writers, durationMs, async (writer, i) => {
     const streamId = `lost-${writer}-${i % 20}`;
     const events: NewEvent[] = Array.from({ length: i % 3 === 0 ? 5 : 1 }, (_, k) => benchEvent(streamId, k));

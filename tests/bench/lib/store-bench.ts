@@ -64,12 +64,12 @@ export async function runStoreBench(options: StoreBenchOptions = {}): Promise<St
     progress('catch-up (rebuild)');
     let round = 0;
     const rebuild = await bestOf(2, {
-      ours: () => oursRebuild(store, `rebuild-${round++}`, 5000),
+      ours: () => oursRebuild(database.db, store, `rebuild-${round++}`, 5000),
       raw: () => rawOrderedRead(raw, 5000),
       emmett: () => emmettRebuild(scratch.url, 100, 15),
     });
     progress('rebuild under 8 concurrent writers');
-    const oursLost = await oursLostUnderLoad(store, 8, 5000);
+    const oursLost = await oursLostUnderLoad(database.db, store, 8, 5000);
     const emmettLost = await emmettLostUnderLoad(emmett, scratch.url, 8, 5000);
     follower.remove();
     await store.close();

@@ -49,7 +49,7 @@ async function openPostgresTarget(databaseUrl: string | undefined): Promise<Open
   const { database, close } = await openCheckpointDatabase(databaseUrl);
   const stores: EventStore<PostgresEventStoreTx>[] = [];
   const make = (upcasters?: readonly Upcaster[]) => {
-    const store = createPostgresEventStore(database, { upcasters: upcasters ?? [], wakeTimeoutMs: 5000 });
+    const store = createPostgresEventStore(database, { upcasters: upcasters ?? [] });
     stores.push(store);
     return store;
   };
@@ -69,7 +69,7 @@ async function openKurrentTarget(connectionString: string, databaseUrl: string |
   const { database, close } = await openCheckpointDatabase(databaseUrl);
   const stores: EventStore<PostgresEventStoreTx>[] = [];
   const make = (upcasters?: readonly Upcaster[]) => {
-    const store = createKurrentDbEventStore({ connectionString, checkpoints: database, upcasters: upcasters ?? [] });
+    const store = createKurrentDbEventStore({ connectionString, upcasters: upcasters ?? [] });
     stores.push(store);
     return store;
   };

@@ -6,6 +6,7 @@ import { gpsDistanceKm, type GpsPosition } from '../../../domain/run/geo.ts';
 import { cycle } from '../../money/money-fixtures.ts';
 import type { E2eStack } from './e2e-stack.ts';
 import { skipTour } from './journey.ts';
+import { fillLocalCard } from './local-card.ts';
 
 /*
  * Helpers for the money journeys (tests/e2e/money-journeys.test.ts): a runner on a phone whose weeks pass in seconds.
@@ -47,7 +48,13 @@ export async function moveTime(stack: E2eStack, context: BrowserContext, iso: st
 export const runWorkers = (stack: E2eStack) => cycle(stack.runtime);
 
 /** Signs up through the web app, confirms through the mailed link, signs in; ends on the dashboard. */
-export async function signUp(page: Page, stack: E2eStack, name: string, email: string): Promise<void> {
+export async function signUp(
+  page: Page,
+  stack: E2eStack,
+  name: string,
+  email: string,
+  landsOn = '/app',
+): Promise<void> {
   await page.goto(`${stack.webUrl}/signup`);
   await page.getByLabel('Display name').fill(name);
   await page.getByLabel('Email').fill(email);
@@ -64,7 +71,7 @@ export async function signUp(page: Page, stack: E2eStack, name: string, email: s
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(`${stack.webUrl}/app`);
+  await page.waitForURL(`${stack.webUrl}${landsOn}`);
 }
 
 /**
@@ -183,4 +190,27 @@ export function auditStakesCli(database: { DATA_DIR: string } | { DATABASE_URL: 
     env,
     encoding: 'utf8',
   });
+}
+
+/**
+ * Creates this week's staked run-count goal through the goal form: $10 on a Mastercard typed into the local card
+ * form, for Against Malaria Foundation. Ends when the form has closed.
+ */
+export async function createStakedRunGoal(page: Page, stack: E2eStack, runs: number): Promise<void> {
+  await openApp(page, stack, '/goals');
+  await page.getByRole('button', { name: 'Create Your First Goal' }).click();
+  await page.getByRole('button', { name: /Number of runs/ }).click();
+  await page.getByLabel('Target (runs)').fill(String(runs));
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Add a Stake' }).getByRole('button', { name: '$10', exact: true }).click();
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Confirm Your Stake' }).waitFor();
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  const payment = page.getByRole('dialog', { name: 'Payment Method' });
+  await fillLocalCard(payment, '5555 5555 5555 4444');
+  await payment.getByRole('button', { name: 'Save Card' }).click();
+  const charity = page.getByRole('dialog', { name: 'Choose a Charity' });
+  await charity.getByRole('button', { name: /Against Malaria Foundation/ }).click();
+  await charity.getByRole('button', { name: 'Create Goal' }).click();
+  await charity.waitFor({ state: 'detached' });
 }

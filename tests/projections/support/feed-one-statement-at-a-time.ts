@@ -7,7 +7,7 @@ import type { RunEvent } from '../../../domain/run/events.ts';
 import type { RecordedEvent } from '../../../domain/shared/event-store.ts';
 import type { StakeEvent } from '../../../domain/stake/events.ts';
 import type { RunXpAwarded } from '../../../domain/xp/events.ts';
-import type { TableNames } from '../../../projections/runner/projector.ts';
+import type { TableNames } from '../../../projections/engine/projector.ts';
 import { badgeEarnedData, feedIds, runCompletedData, stakeCreatedData } from '../../../projections/feed/feed-rows.ts';
 import type { FeedEventData, FeedTable } from '../../../projections/feed/feed-tables.ts';
 

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { AfterFirstPaint } from '../components/after-first-paint.tsx';
 import { ScreenErrorBoundary } from '../components/screen-error-boundary.tsx';
@@ -9,6 +9,7 @@ import { Spinner } from '../components/spinner.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { useDemoMode } from '../lib/demo-mode.ts';
 import { platform } from '../lib/platform/index.ts';
+import { noteSessionSeen, rememberReturnPath } from '../lib/return-path.ts';
 import { RealtimeSync } from './realtime-sync.tsx';
 
 /**
@@ -18,9 +19,11 @@ import { RealtimeSync } from './realtime-sync.tsx';
 export function ProtectedLayout() {
   const { session, loading } = useAuth();
   const demo = useDemoMode();
-  const { pathname } = useLocation();
+  const { pathname, search, key } = useLocation();
   if (!demo && loading) return <Spinner />;
-  if (!demo && !session) return <Navigate to={platform().shell.signedOutRoute} replace />;
+  // react-router keys the location the browser loaded 'default'; every navigation inside the app gets its own key.
+  if (!demo && !session) return <SignedOut opened={`${pathname}${search}`} openedDirectly={key === 'default'} />;
+  if (session) noteSessionSeen();
   return (
     <div className="app-shell">
       {demo ? <div className="demo-banner">Demo mode — sample data, nothing is saved to your account</div> : null}
@@ -39,4 +42,13 @@ export function ProtectedLayout() {
       <BottomNav />
     </div>
   );
+}
+
+/** Off to the signed-out start, remembering the page opened so that signing in lands on it (a vouch link). */
+function SignedOut({ opened, openedDirectly }: { opened: string; openedDirectly: boolean }) {
+  useEffect(
+    () => rememberReturnPath(opened, window.location.origin, Date.now(), openedDirectly),
+    [opened, openedDirectly],
+  );
+  return <Navigate to={platform().shell.signedOutRoute} replace />;
 }

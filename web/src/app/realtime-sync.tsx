@@ -58,7 +58,7 @@ export function RealtimeSync() {
     });
     const startPolling = () => {
       poll ??= setInterval(() => {
-        for (const key of ['goals', 'groups', 'runs', 'feed', 'notifications', 'streak']) {
+        for (const key of ['goals', 'groups', 'runs', 'feed', 'notifications', 'streak', 'stakes']) {
           client.invalidateQueries({ queryKey: [key] });
         }
       }, POLL_MS);

@@ -30,6 +30,7 @@ const ConnectedAppsRoute = lazyScreen(() =>
   import('./routes/connected-apps-route.tsx').then((m) => m.ConnectedAppsRoute),
 );
 const ReceiptRoute = lazyScreen(() => import('./routes/receipt-route.tsx').then((m) => m.ReceiptRoute));
+const VouchRoute = lazyScreen(() => import('./routes/vouch-route.tsx').then((m) => m.VouchRoute));
 const XpGuideRoute = lazyScreen(() => import('./routes/xp-guide-route.tsx').then((m) => m.XpGuideRoute));
 
 /** Starts loading the screen of `pathname` ahead of the router (app/first-screen.ts): the dashboard, where the app opens. */
@@ -70,6 +71,7 @@ export function AppRouter() {
               <Route path="/connected-apps" element={<ConnectedAppsRoute />} />
               <Route path="/xp-guide" element={<XpGuideRoute />} />
               <Route path="/stakes/:id/receipt" element={<ReceiptRoute />} />
+              <Route path="/vouch/:stakeId" element={<VouchRoute />} />
             </Route>
             <Route path="*" element={<Navigate to="/app" replace />} />
           </Routes>

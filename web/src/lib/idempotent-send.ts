@@ -2,7 +2,8 @@
  * Creating requests (POST) carry an `Idempotency-Key`: a new one per user action, the same one on every retry of
  * that action, so the server answers a retry with what the first attempt created instead of creating it twice
  * (a run saved as the network dropped is not saved again). The offline queue of a later issue stores the key with
- * each queued run and passes it here on every attempt; the server derives the run's id from it.
+ * each queued run and passes it here on every attempt; the server answers it with the result the first attempt
+ * recorded with its events (app-server/commands/idempotency/keyed-request.ts).
  */
 
 /** Statuses worth retrying: the server or a proxy could not answer, and may not have seen the request. */

@@ -62,6 +62,8 @@ export const STORAGE_KEYS = {
   /** The ids of the users who finished the permissions onboarding here (§2: remembered per user, across sign-ins). */
   permissionsOnboarded: 'stridestake.permissions-onboarded',
   appStorePromptDismissed: 'stridestake.app-store-prompt-dismissed',
+  /** The signed-in page a signed-out visitor opened (a vouch link), to land on after signing in (lib/return-path). */
+  returnAfterSignIn: 'stridestake.return-after-sign-in',
   /** The users (and 'demo') that have a namespace of USER_KEYS on this device, so sign-out can empty them all. */
   userNamespaces: 'stridestake.user-namespaces',
 } as const;

@@ -9,7 +9,7 @@ import {
   StreamNotFoundError,
   WrongExpectedVersionError as KurrentWrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import {
   type EventStore,
   type LogPosition,
@@ -17,10 +17,6 @@ import {
   type Upcaster,
   WrongExpectedVersionError,
 } from '../../../../domain/shared/event-store.ts';
-import type { Database } from '../../../db/database.ts';
-import { type SubscriptionContext, startSubscription } from '../checkpointed-subscription.ts';
-import { startGroupedSubscription } from '../grouped-subscription.ts';
-import { OpenSubscriptions } from '../open-subscriptions.ts';
 import { createUpcast, type UpcastFn } from '../upcasting.ts';
 import { KurrentWake } from './kurrent-wake.ts';
 import { toKurrentPosition, toLogPosition, toRecordedEvent, toStreamState } from './map-kurrent.ts';
@@ -28,26 +24,21 @@ import { toKurrentPosition, toLogPosition, toRecordedEvent, toStreamState } from
 export interface KurrentDbEventStoreOptions {
   /** e.g. `kurrentdb://localhost:2113?tls=false`. */
   readonly connectionString: string;
-  /** PostgreSQL (or PGlite) holding es_checkpoints and the read models that subscription handlers write. */
-  readonly checkpoints: Database;
   readonly upcasters?: readonly Upcaster[];
-  /** Longest a caught-up subscriber sleeps without a wake-up; default 5 s. */
-  readonly wakeTimeoutMs?: number;
 }
 
 /**
- * The event-store port on KurrentDB. Events live in KurrentDB; subscription checkpoints and the handler's
- * transaction live in PostgreSQL, so a batch's read-model writes and its checkpoint still commit together.
+ * The event-store port on KurrentDB. Events live in KurrentDB; the engine's checkpoints and its processors'
+ * transactions live in PostgreSQL, so a batch's read-model writes and its checkpoint still commit together.
  * Appends cannot join a PostgreSQL transaction (they are rejected when one is passed).
  */
 export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): EventStore<Transaction<object>> {
   const client = KurrentDBClient.connectionString(options.connectionString);
   const upcast = createUpcast(options.upcasters);
   const wake = new KurrentWake(client);
-  const { db } = options.checkpoints;
-  const subscriptions = new OpenSubscriptions();
-  const readAll = (after: LogPosition | null, maxCount: number | undefined) =>
-    readAllAfter(client, after, maxCount, upcast);
+  const readAll = (after: LogPosition | null, maxCount: number | undefined, eventTypes?: readonly string[]) =>
+    readAllAfter(client, after, maxCount, upcast, eventTypes);
+  // No horizon here: what KurrentDB has committed it can read, so the committed head is the visible one.
   const headPosition = async () => {
     for await (const resolved of client.readAll({
       direction: BACKWARDS,
@@ -60,18 +51,26 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
     return null;
   };
 
-  const subscriptionContext: SubscriptionContext = {
-    db,
-    readBatch: async (_tx: Kysely<object>, after: LogPosition, maxCount: number, fields?: readonly string[]) =>
-      withoutFields(await readAll(after, maxCount), fields),
-    headPosition,
-    // KurrentDB makes an event readable in $all when it commits: nothing is ever hidden.
-    hasHiddenEvents: async () => false,
-    onWake: (listener) => wake.add(listener),
-    wakeTimeoutMs: options.wakeTimeoutMs ?? 5000,
-  };
-
-  return {
+  const store: EventStore<Transaction<object>> = {
+    async appendToStreams(appends, appendOptions = {}) {
+      if (appendOptions.transaction) throw new Error('KurrentDB appends cannot join a PostgreSQL transaction');
+      // Stream by stream, NOT atomic: the client's multiStreamAppend (protocol v2) takes only string-valued
+      // metadata, and ours carries numbers and nulls. Each stream still checks its own expected version, and a
+      // repeat answers with the original result, so a caller that decides each stream on its own (settlement)
+      // is safe; one that needs several streams to change together must not run on this adapter.
+      const results = [];
+      for (const a of appends) {
+        const result = await store.appendToStream(a.streamId, a.events, {
+          expectedVersion: a.expectedVersion ?? 'any',
+        });
+        results.push({ streamId: a.streamId, ...result });
+      }
+      return results;
+    },
+    async readStreams(streamIds) {
+      const entries = await Promise.all(streamIds.map(async (id) => [id, await store.readStream(id)] as const));
+      return new Map(entries);
+    },
     async appendToStream(streamId, events, appendOptions = {}) {
       if (appendOptions.transaction) throw new Error('KurrentDB appends cannot join a PostgreSQL transaction');
       const expected = appendOptions.expectedVersion ?? 'any';
@@ -114,35 +113,41 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
       return events;
     },
     readAll: async (readOptions = {}) =>
-      withoutFields(await readAll(readOptions.after ?? null, readOptions.maxCount), readOptions.withoutFields),
+      withoutFields(
+        await readAll(readOptions.after ?? null, readOptions.maxCount, readOptions.eventTypes),
+        readOptions.withoutFields,
+      ),
     headPosition,
-    subscribeToAll: (subscribeOptions) => subscriptions.track(startSubscription(subscriptionContext, subscribeOptions)),
-    subscribeTogether: (subscribers) => subscriptions.track(startGroupedSubscription(subscriptionContext, subscribers)),
     onAppended: (listener) => wake.add(listener),
     async close() {
-      await subscriptions.stopAll();
       await wake.stop();
       await client.dispose();
     },
   };
+  return store;
 }
 
-/** $all after a position (exclusive: KurrentDB's fromPosition is inclusive), without system events. */
+/**
+ * $all after a position (exclusive: KurrentDB's fromPosition is inclusive), without system events; only `eventTypes`
+ * when given (matched here, so `maxCount` counts the events returned, as on PostgreSQL).
+ */
 async function readAllAfter(
   client: KurrentDBClient,
   after: LogPosition | null,
   maxCount: number | undefined,
   upcast: UpcastFn | null,
+  eventTypes?: readonly string[],
 ): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
   const limit = maxCount ?? Number.POSITIVE_INFINITY;
+  const types = eventTypes ? new Set(eventTypes) : null;
   for await (const resolved of client.readAll({
     fromPosition: after ? toKurrentPosition(after) : START,
     filter: excludeSystemEvents(),
-    ...(maxCount !== undefined && { maxCount: maxCount + 1 }),
+    ...(maxCount !== undefined && !types && { maxCount: maxCount + 1 }),
   })) {
     const event = toRecordedEvent(resolved, upcast);
-    if (!event) continue;
+    if (!event || (types && !types.has(event.type))) continue;
     if (after && event.position.commit === after.commit && event.position.prepare === after.prepare) continue;
     events.push(event);
     if (events.length >= limit) break;

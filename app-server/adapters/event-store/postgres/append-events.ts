@@ -59,7 +59,8 @@ export async function appendEvents(
   }
 }
 
-function translateError(error: unknown, streamId: string, expected: ExpectedVersion): unknown {
+/** The store's error for a failed append to `streamId` (also each stream of appendToStreams: append-many.ts). */
+export function translateError(error: unknown, streamId: string, expected: ExpectedVersion): unknown {
   const { code, detail, constraint } = error as { code?: string; detail?: string; constraint?: string };
   if (code === WRONG_EXPECTED_VERSION_SQLSTATE)
     return new WrongExpectedVersionError(streamId, expected, Number(detail));

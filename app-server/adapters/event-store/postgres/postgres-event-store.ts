@@ -1,24 +1,20 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { EventStore, LogPosition, Upcaster } from '../../../../domain/shared/event-store.ts';
+import type { Transaction } from 'kysely';
+import { type EventStore, StreamOrderConflictError, type Upcaster } from '../../../../domain/shared/event-store.ts';
 import type { Database } from '../../../db/database.ts';
 import { createUpcast } from '../upcasting.ts';
 import { appendEvents } from './append-events.ts';
 import { CommitNotifier } from './commit-notifier.ts';
-import { hasHiddenEvents, readAllRows, readHeadPosition, readStreamRows } from './read-events.ts';
-import { startSubscription } from '../checkpointed-subscription.ts';
-import { startGroupedSubscription } from '../grouped-subscription.ts';
-import { OpenSubscriptions } from '../open-subscriptions.ts';
+import { appendManyEvents } from './append-many.ts';
+import { readAllRows, readHeadPosition, readStreamRows, readStreamsRows } from './read-events.ts';
 import { ListenFanOut } from './listen-fan-out.ts';
 
-/** The transaction type of the PostgreSQL store: callers append in it, subscription handlers write through it. */
+/** The transaction type of the PostgreSQL store: callers append in it, the engine's processors write through it. */
 export type PostgresEventStoreTx = Transaction<object>;
 
 export interface PostgresEventStoreOptions {
   readonly upcasters?: readonly Upcaster[];
-  /** LISTEN/NOTIFY channel that wakes subscribers; defaults to 'es_appended'. */
+  /** LISTEN/NOTIFY channel that announces appends (onAppended); defaults to 'es_appended'. */
   readonly notifyChannel?: string;
-  /** Longest a caught-up subscriber sleeps without a notification (a safety net, not a poll); default 5 s. */
-  readonly wakeTimeoutMs?: number;
   /**
    * Where NOTIFY is sent for appends outside a caller's transaction: 'after-commit' (default on PostgreSQL; see
    * CommitNotifier for why) or 'in-transaction' (inside es_append; default on PGlite, which is one session).
@@ -44,17 +40,6 @@ export function createPostgresEventStore(
   const afterCommit =
     (options.notifyMode ?? (database.kind === 'postgres' ? 'after-commit' : 'in-transaction')) === 'after-commit';
   const notifier = afterCommit ? new CommitNotifier(db, channel) : null;
-  const subscriptions = new OpenSubscriptions();
-  const context = {
-    db,
-    readBatch: (tx: Kysely<object>, after: LogPosition, maxCount: number, withoutFields?: readonly string[]) =>
-      readAllRows(tx, { after, maxCount, ...(withoutFields ? { withoutFields } : {}) }, upcast),
-    headPosition: () => readHeadPosition(db),
-    hasHiddenEvents: (after: LogPosition) => hasHiddenEvents(db, after),
-    onWake: (listener: () => void) => wake.add(listener),
-    wakeTimeoutMs: options.wakeTimeoutMs ?? 5000,
-  };
-
   return {
     async appendToStream(streamId, events, appendOptions = {}) {
       const expected = appendOptions.expectedVersion ?? 'any';
@@ -65,19 +50,33 @@ export function createPostgresEventStore(
       notifier.notify();
       return result;
     },
+    async appendToStreams(appends, appendOptions = {}) {
+      const tx = appendOptions.transaction;
+      if (tx || !notifier) return appendManyEvents(tx ?? db, appends, channel);
+      // The statement is its own transaction: a stream written meanwhile by a newer one refuses it (the log's
+      // order, append-function.ts) with nothing written, and running it again gives it a newer transaction id.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const results = await appendManyEvents(db, appends, null);
+          notifier.notify();
+          return results;
+        } catch (error) {
+          if (!(error instanceof StreamOrderConflictError) || attempt >= 5) throw error;
+        }
+      }
+    },
+    readStreams: async (streamIds, readOptions = {}) =>
+      readStreamsRows(readOptions.transaction ?? db, streamIds, upcast),
     readStream: (streamId, readOptions = {}) =>
       readStreamRows(readOptions.transaction ?? db, streamId, readOptions, upcast),
     // A rebuild's final catch-up reads inside its own transaction (on PGlite another connection would wait for it).
     readAll: (readOptions = {}) => readAllRows(readOptions.transaction ?? db, readOptions, upcast),
-    headPosition: () => readHeadPosition(db),
-    subscribeToAll: (subscribeOptions) => subscriptions.track(startSubscription(context, subscribeOptions)),
-    subscribeTogether: (subscribers) => subscriptions.track(startGroupedSubscription(context, subscribers)),
+    headPosition: (options) => readHeadPosition(db, options),
     onAppended(listener) {
       const { ready, remove } = wake.add(listener);
       return { ready: ready.catch(() => {}), remove };
     },
     async close() {
-      await subscriptions.stopAll();
       await notifier?.flush();
       await wake.stop();
     },

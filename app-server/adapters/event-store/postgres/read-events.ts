@@ -62,18 +62,26 @@ export async function readAllRows(
 ): Promise<RecordedEvent[]> {
   const after = options.after ?? { commit: 0, prepare: 0 };
   const limit = options.maxCount ?? null;
+  const types = options.eventTypes ? sql`and type = any(${[...options.eventTypes]}::text[])` : sql``;
   const { rows } = await sql<EventRow>`
     select ${logColumns(options.withoutFields)} from es_events
-    where (tx_id, global_position) > (${after.commit}, ${after.prepare}) and tx_id < ${visibleHorizon}
+    where (tx_id, global_position) > (${after.commit}, ${after.prepare}) and tx_id < ${visibleHorizon} ${types}
     order by tx_id, global_position
     limit ${limit}`.execute(db);
   return toRecordedEvents(rows, upcast);
 }
 
-/** The newest position readAll can return now, or null when nothing is visible yet. */
-export async function readHeadPosition(db: Kysely<object>): Promise<LogPosition | null> {
+/**
+ * The newest position readAll can return now, or null when nothing is visible yet; with `committed`, the newest
+ * committed one, which may still sit behind the horizon.
+ */
+export async function readHeadPosition(
+  db: Kysely<object>,
+  options: { readonly committed?: boolean } = {},
+): Promise<LogPosition | null> {
+  const visible = options.committed ? sql`` : sql`where tx_id < ${visibleHorizon}`;
   const { rows } = await sql<{ tx_id: number; global_position: number }>`
-    select tx_id, global_position from es_events where tx_id < ${visibleHorizon}
+    select tx_id, global_position from es_events ${visible}
     order by tx_id desc, global_position desc limit 1`.execute(db);
   const row = rows[0];
   return row ? { commit: row.tx_id, prepare: row.global_position } : null;
@@ -118,4 +126,20 @@ function toRecordedEvents(rows: readonly EventRow[], upcast: UpcastFn | null): R
     };
   }
   return events;
+}
+
+/** Reads several whole streams in one query; every id asked for is a key of the answer (absent streams: []). */
+export async function readStreamsRows(
+  db: Kysely<object>,
+  streamIds: readonly string[],
+  upcast: UpcastFn | null,
+): Promise<Map<string, RecordedEvent[]>> {
+  const byStream = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
+  if (streamIds.length === 0) return byStream;
+  const { rows } = await sql<EventRow>`
+    select ${columns} from es_events
+    where stream_id = any(${[...new Set(streamIds)]}::text[])
+    order by stream_id, stream_revision`.execute(db);
+  for (const event of toRecordedEvents(rows, upcast)) byStream.get(event.streamId)!.push(event);
+  return byStream;
 }

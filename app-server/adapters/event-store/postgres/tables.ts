@@ -14,10 +14,4 @@ export interface EventStoreTables {
     metadata: unknown;
     recorded_at: ColumnType<Date, never, never>;
   };
-  es_checkpoints: {
-    name: string;
-    commit_position: number;
-    prepare_position: number;
-    updated_at: ColumnType<Date, never, string>;
-  };
 }

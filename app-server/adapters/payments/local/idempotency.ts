@@ -8,7 +8,10 @@ import type { LocalPaymentTables } from './tables.ts';
 export type LocalDb = Kysely<LocalPaymentTables>;
 export type LocalTx = Transaction<LocalPaymentTables>;
 
-type Stored = { ok: true; value: unknown } | { ok: false; error: { code: PaymentErrorCode; message: string } };
+/** A first answer as kept for its key; `providerCode` is Stripe's own code (`charge_already_refunded`…), when any. */
+type Stored =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: PaymentErrorCode; message: string; providerCode?: string | null } };
 
 /** Stripe forgets keys after 24 hours; so does the local gateway, so callers must cope with it in tests too. */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 3_600_000;
@@ -66,7 +69,7 @@ export async function runIdempotent<T>(
       answer = { ok: true, value: await run(tx) };
     } catch (error) {
       if (!(error instanceof PaymentGatewayError)) throw error;
-      answer = { ok: false, error: { code: error.code, message: error.message } };
+      answer = { ok: false, error: { code: error.code, message: error.message, providerCode: error.providerCode } };
     }
     await tx
       .updateTable('payments_local_idempotency')
@@ -76,5 +79,7 @@ export async function runIdempotent<T>(
     return answer;
   });
   if (stored.ok) return stored.value as T;
-  throw new PaymentGatewayError(stored.error.code, stored.error.message);
+  throw new PaymentGatewayError(stored.error.code, stored.error.message, {
+    providerCode: stored.error.providerCode ?? null,
+  });
 }

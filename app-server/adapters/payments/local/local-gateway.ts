@@ -14,6 +14,8 @@ import type {
   PaymentIntentSnapshot,
   PaymentWebhookEvent,
   PlaceHoldInput,
+  RefundInput,
+  RefundResult,
   ReleaseHoldInput,
   ReleaseResult,
   SavedCard,
@@ -237,6 +239,49 @@ export class LocalPaymentGateway implements PaymentGateway {
       await savePaymentIntent(tx, canceled);
       await recordEvent(tx, 'payment_intent.canceled', canceled, now);
       return { status: 'released', paymentIntentId: pi.id };
+    });
+  }
+
+  async refundPayment(input: RefundInput): Promise<RefundResult> {
+    assertChargeAmount(input.amountCents, 1);
+    assertIdempotencyKey(input.idempotencyKey);
+    const request = {
+      operation: 'refundPayment',
+      paymentIntentId: input.paymentIntentId,
+      amountCents: input.amountCents,
+    };
+    const now = this.#clock.now();
+    return runIdempotent(this.#db, input.idempotencyKey, request, now, async (tx): Promise<RefundResult> => {
+      const pi = await loadPaymentIntent(tx, input.paymentIntentId);
+      if (pi.status !== 'succeeded') {
+        throw new PaymentGatewayError(
+          'invalid_request',
+          `This PaymentIntent's status is ${pi.status}: nothing to refund.`,
+        );
+      }
+      const earlier = await tx
+        .selectFrom('payments_local_refunds')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('total'))
+        .where('payment_intent_id', '=', pi.id)
+        .executeTakeFirstOrThrow();
+      if (Number(earlier.total) + input.amountCents > pi.amount_received) {
+        // Stripe's answer to refunding more than was taken.
+        throw new PaymentGatewayError('invalid_request', 'The refund is more than is left of the charge.', {
+          providerCode: 'charge_already_refunded',
+        });
+      }
+      const id = newId('re');
+      await tx
+        .insertInto('payments_local_refunds')
+        .values({
+          id,
+          payment_intent_id: pi.id,
+          amount: input.amountCents,
+          metadata: JSON.stringify(input.metadata),
+          created_at: now,
+        })
+        .execute();
+      return { status: 'refunded', refundId: id, amountCents: input.amountCents };
     });
   }
 

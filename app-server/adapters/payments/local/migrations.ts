@@ -116,4 +116,24 @@ export const localGatewayMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '2026-12-23-01-local-refunds': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('payments_local_refunds')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('payment_intent_id', 'text', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('metadata', 'jsonb', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('payments_local_refunds_payment_intent')
+        .on('payments_local_refunds')
+        .column('payment_intent_id')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('payments_local_refunds').ifExists().execute();
+    },
+  },
 };

@@ -83,6 +83,15 @@ export type LocalEventRow = {
   created_at: Timestamp;
 };
 
+/** Money given back from a PaymentIntent that took it (a refund; never more than was taken). */
+export type LocalRefundRow = {
+  id: string;
+  payment_intent_id: string;
+  amount: number;
+  metadata: Json<Record<string, string>>;
+  created_at: Timestamp;
+};
+
 /** Every table of the local gateway, for `db.withTables<LocalPaymentTables>()`. */
 export type LocalPaymentTables = {
   payments_local_customers: LocalCustomerRow;
@@ -91,4 +100,5 @@ export type LocalPaymentTables = {
   payments_local_payment_intents: LocalPaymentIntentRow;
   payments_local_idempotency: LocalIdempotencyRow;
   payments_local_events: LocalEventRow;
+  payments_local_refunds: LocalRefundRow;
 };

@@ -18,6 +18,8 @@ import type {
   ReleaseResult,
   SavedCard,
   SetupIntentCreated,
+  RefundInput,
+  RefundResult,
 } from '../payment-gateway.ts';
 import { normaliseWebhookEvent } from '../webhook-event.ts';
 import { isStripeError, toPaymentError } from './stripe-errors.ts';
@@ -206,6 +208,29 @@ export class StripeGateway implements PaymentGateway {
         // Canceled already (by us, or because the hold lapsed): the money is free, which is what release means.
         if (state?.status === 'canceled') return { status: 'released', paymentIntentId: input.paymentIntentId };
         if (state?.status === 'succeeded') return alreadyCaptured(input.paymentIntentId, state.amountReceived);
+        throw error;
+      }
+    });
+  }
+
+  async refundPayment(input: RefundInput): Promise<RefundResult> {
+    assertChargeAmount(input.amountCents, 1);
+    assertIdempotencyKey(input.idempotencyKey);
+    return call(async () => {
+      try {
+        const refund = await this.#stripe.refunds.create(
+          { payment_intent: input.paymentIntentId, amount: input.amountCents, metadata: { ...input.metadata } },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        if (refund.status === 'failed' || refund.status === 'canceled') {
+          return { status: 'failed', refundId: refund.id, reason: refund.failure_reason ?? refund.status };
+        }
+        return { status: 'refunded', refundId: refund.id, amountCents: refund.amount };
+      } catch (error) {
+        // Refunded already (a retry after Stripe forgot the key): the money is back, which is what was asked.
+        if (isStripeError(error) && error.code === 'charge_already_refunded') {
+          return { status: 'refunded', refundId: 'already_refunded', amountCents: input.amountCents };
+        }
         throw error;
       }
     });

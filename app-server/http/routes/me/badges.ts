@@ -9,7 +9,7 @@ import type { AppDeps } from '../../app.ts';
 import type { AppEnv } from '../../app-env.ts';
 import { HttpError } from '../../errors.ts';
 import { requireUser } from '../../middleware/require-user.ts';
-import { awaitReadModels } from '../../read-your-writes.ts';
+import { readModelsAt } from '../../read-your-writes.ts';
 import { commandContext, limitQuery, parseRequest, pathId } from '../../request.ts';
 import { pathIdSchema } from '../../../../domain/validation/text.ts';
 
@@ -58,7 +58,8 @@ export function myBadgesRoutes(deps: AppDeps) {
       if (!badge) throw new HttpError(404, BADGE_NOT_FOUND);
       const { position } = await celebrateBadge(context, badge.badge_type);
       // Read-your-writes: answer once the badges read model shows the celebration.
-      await awaitReadModels(c, deps.projections, position, { needs: ['gamification'], status: 200, data: { id } });
+      const wait = await readModelsAt(c, deps.projections, position, { status: 200, data: { id } });
+      if (!wait.ready) return wait.answer;
       const updated = await findOwnBadge(db, context.userId, id);
       return c.json({ success: true as const, data: badgeJson(updated ?? badge) });
     });

@@ -78,7 +78,7 @@ export function dataExportRoutes(deps: AppDeps) {
     });
     files['runs.json'] = json(await runsJson(db, userId, rows));
     files['goals.json'] = json((await listGoals(db, userId, { limit: ALL })).map((g) => goalHistoryJson(g, now)));
-    files['stakes.json'] = json((await listUserStakes(db, userId, { limit: ALL })).map(stakeJson));
+    files['stakes.json'] = json((await listUserStakes(db, userId, { limit: ALL })).map((s) => stakeJson(s, now)));
     files['groups.json'] = json(groups);
     files['preferences.json'] = json({
       preferences: await readPreferences(db, userId),

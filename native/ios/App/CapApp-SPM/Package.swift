@@ -17,7 +17,8 @@ let package = Package(
         .package(name: "CapacitorPreferences", path: "../../../../node_modules/@capacitor/preferences"),
         .package(name: "CapacitorPushNotifications", path: "../../../../node_modules/@capacitor/push-notifications"),
         .package(name: "CapgoBackgroundGeolocation", path: "../../../../node_modules/@capgo/background-geolocation"),
-        .package(name: "CapgoCapacitorHealth", path: "../../../../node_modules/@capgo/capacitor-health")
+        .package(name: "CapgoCapacitorHealth", path: "../../../../node_modules/@capgo/capacitor-health"),
+        .package(name: "StridestakeCapacitorHealthRoutes", path: "../../../plugins/health-routes")
     ],
     targets: [
         .target(
@@ -30,7 +31,8 @@ let package = Package(
                 .product(name: "CapacitorPreferences", package: "CapacitorPreferences"),
                 .product(name: "CapacitorPushNotifications", package: "CapacitorPushNotifications"),
                 .product(name: "CapgoBackgroundGeolocation", package: "CapgoBackgroundGeolocation"),
-                .product(name: "CapgoCapacitorHealth", package: "CapgoCapacitorHealth")
+                .product(name: "CapgoCapacitorHealth", package: "CapgoCapacitorHealth"),
+                .product(name: "StridestakeCapacitorHealthRoutes", package: "StridestakeCapacitorHealthRoutes")
             ]
         )
     ]

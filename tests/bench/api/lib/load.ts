@@ -10,8 +10,8 @@ export interface LoadFigures {
   readonly completed: number;
 }
 
-/** What each request of a read workload asks (a user's token and their path). */
-export type NextRequest = () => { path: string; token?: string };
+/** What each request of a workload asks (a user's token and their path; a JSON body for a write workload). */
+export type NextRequest = () => { path: string; token?: string; body?: string };
 
 /**
  * Loads `baseUrl` with `connections` keep-alive connections for `seconds` (after a 1 s warm-up that is not counted),
@@ -19,7 +19,7 @@ export type NextRequest = () => { path: string; token?: string };
  */
 export async function measureRequests(
   baseUrl: string,
-  options: { connections: number; seconds: number; next: NextRequest },
+  options: { connections: number; seconds: number; next: NextRequest; method?: 'GET' | 'POST' },
 ): Promise<LoadFigures> {
   const run = (seconds: number) =>
     autocannon({
@@ -28,10 +28,12 @@ export async function measureRequests(
       duration: seconds,
       requests: [
         {
-          method: 'GET',
+          method: options.method ?? 'GET',
           setupRequest: (request) => {
-            const { path, token } = options.next();
-            return { ...request, path, headers: token ? { authorization: `Bearer ${token}` } : {} };
+            const { path, token, body } = options.next();
+            const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+            if (body === undefined) return { ...request, path, headers };
+            return { ...request, path, headers: { ...headers, 'content-type': 'application/json' }, body };
           },
         },
       ],

@@ -71,6 +71,26 @@ export async function writersFor(
   return out;
 }
 
+/**
+ * POST /runs bodies like the write row's (≈5 km at ≈5:30/km, a fix every 1–5 s), for the baseline that stores the
+ * same body with one insert: the same bytes to receive, parse and store, so the write row's ratio is like for like.
+ */
+export function sampleRunBodies(count: number): string[] {
+  const random = seededRandom(20261127);
+  return Array.from({ length: count }, (_, i) => {
+    const distanceKm = 4.8 + random.next() * 0.4;
+    const track = generateTrack({
+      start: { latitude: 48.8566, longitude: 2.3522 },
+      startMs: Date.UTC(2026, 10, 2, 7) + i * 3_600_000,
+      distanceKm,
+      paceSecPerKm: 315 + random.next() * 30,
+      fixEverySec: [1, 5],
+      random: random.next,
+    });
+    return JSON.stringify(runBody(track, distanceKm));
+  });
+}
+
 /** How many reads of GET /goals/current a writer makes at most before the run counts as not visible. */
 const MAX_POLLS = 20;
 

@@ -118,8 +118,9 @@ export async function seedHistory(config: Config, databaseUrl: string, shape: Se
 async function startCheckpointAtHead(runtime: Runtime, name: string): Promise<void> {
   const head = await runtime.store.headPosition();
   if (!head) return;
-  await sql`INSERT INTO es_checkpoints (name, commit_position, prepare_position)
-    VALUES (${name}, ${head.commit}, ${head.prepare})
+  await sql`INSERT INTO processor_checkpoints
+      (name, commit_position, prepare_position, global_position, events_applied, version, generation, updated_at)
+    VALUES (${name}, ${head.commit}, ${head.prepare}, ${head.prepare}, 0, 1, 0, now())
     ON CONFLICT (name) DO UPDATE SET commit_position = excluded.commit_position, prepare_position = excluded.prepare_position`.execute(
     runtime.database.db,
   );

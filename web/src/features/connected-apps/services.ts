@@ -40,7 +40,7 @@ export function servicesOn(
     {
       provider: 'health-connect',
       name: 'Health Connect',
-      text: 'Bring in runs from Health Connect on Android.',
+      text: 'Bring in runs, with their routes, from Health Connect on Android.',
       available: false,
       unavailable: inApp('android'),
       ...store('health_connect'),
@@ -48,7 +48,7 @@ export function servicesOn(
     {
       provider: 'apple-health',
       name: 'Apple Health',
-      text: 'Bring in workouts from the Health app on iPhone.',
+      text: 'Bring in workouts, with their routes, from the Health app on iPhone.',
       available: false,
       unavailable: inApp('ios'),
       ...store('apple_health'),

@@ -16,9 +16,36 @@ export interface HealthImportResult {
 /**
  * Running workouts from the phone's health store (the native shell only: Health Connect on Android, Apple Health on
  * iOS). Each import asks for permission when needed, reads the running workouts since the last import and posts
- * each as a run; the run policy judges them as uploads after the fact.
+ * each as a run, with its route where the runner grants routes; the run policy judges them as uploads after the fact.
  */
 export interface HealthStore {
   readonly source: HealthSource;
   importWorkouts(): Promise<HealthImportResult>;
+  /** The workouts' routes the import sends with them where the runner grants them. */
+  readonly routes?: HealthRoutes;
+}
+
+/** One point of a workout's route as the health store recorded it: `at` an ISO instant, metres where known. */
+export interface HealthRouteFix {
+  readonly lat: number;
+  readonly lng: number;
+  readonly at: string;
+  readonly accuracy?: number;
+  readonly altitude?: number;
+}
+
+/** A workout's route: its fixes, none recorded (or not readable), or declined by the runner for this workout. */
+export type HealthRouteResult =
+  | { readonly kind: 'route'; readonly fixes: readonly HealthRouteFix[] }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'denied' };
+
+/**
+ * Workout routes from the phone's health store (native only): Health Connect's exercise routes, HealthKit's workout
+ * routes. `requestAccess` asks once per import (true: routes may be read; Health Connect may still ask per workout);
+ * `routeOf` reads the route of a workout by its id in the store.
+ */
+export interface HealthRoutes {
+  requestAccess(): Promise<boolean>;
+  routeOf(workoutId: string): Promise<HealthRouteResult>;
 }

@@ -31,7 +31,13 @@ describe('notification tap routing (§2)', () => {
     expect(routeForNotification({ type: 'test', url: '/xp-guide' })).toBe('/xp-guide');
     expect(routeForNotification({ type: 'test' })).toBe('/app');
     expect(routeForNotification({})).toBe('/app');
-    for (const url of ['https://evil.example', '//evil.example', '/\\evil.example', 'javascript:alert(1)']) {
+    for (const url of [
+      'https://evil.example',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      '/goals/../login',
+    ]) {
       expect(routeForNotification({ type: 'something_new', url })).toBe('/app');
       expect(routeForNotification({ type: 'ending_soon', url })).toBe('/goals');
     }

@@ -1,9 +1,5 @@
+import { inAppPath } from '../return-path.ts';
 import type { NotificationData } from './push.ts';
-
-/** A path inside the app (never a scheme, nor `//host` or `/\\host`, which browsers read as another origin). */
-function isAppPath(value: string | undefined): value is string {
-  return value?.startsWith('/') === true && !value.startsWith('//') && !value.startsWith('/\\');
-}
 
 /**
  * Where a tapped notification goes (§2): upcoming_goal → /goals, midweek_update → /profile?tab=stakes,
@@ -18,8 +14,8 @@ export function routeForNotification(data: NotificationData): string {
       return '/profile?tab=stakes';
     case 'ending_soon':
       if (data.groupId) return `/groups/${encodeURIComponent(data.groupId)}`;
-      return isAppPath(data.url) ? data.url : '/goals';
+      return inAppPath(data.url) ?? '/goals';
     default:
-      return isAppPath(data.url) ? data.url : '/app';
+      return inAppPath(data.url) ?? '/app';
   }
 }

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useToast } from '../../../components/toast.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
+import { takeReturnPath } from '../../../lib/return-path.ts';
 
 /**
  * The confirmation e-mail carries a link and a 6-digit code (app-server/auth/mail-templates.ts). The code confirms
@@ -28,7 +29,7 @@ export function ConfirmCodeForm({ email }: { readonly email: string }) {
     try {
       await confirmSignUp(email, digits);
       toast.clearErrors();
-      navigate('/app', { replace: true });
+      navigate(takeReturnPath(window.location.origin, Date.now()), { replace: true });
     } catch (failure) {
       setError(failure instanceof Error && failure.message ? failure.message : 'Please try again.');
     } finally {

@@ -4,6 +4,7 @@ import { useToast } from '../../../components/toast.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
 import { authFailureMessage, isEmailNotConfirmed } from '../lib/auth-messages.ts';
 import { ConfirmCodeForm } from './confirm-code-form.tsx';
+import { takeReturnPath } from '../../../lib/return-path.ts';
 
 /**
  * Email and password sign-in (§2 /login); a failure shows the §8 toast. An account not confirmed yet gets a way on:
@@ -29,7 +30,7 @@ export function LoginForm() {
     try {
       await signIn(email.trim(), password);
       toast.clearErrors();
-      navigate('/app', { replace: true });
+      navigate(takeReturnPath(window.location.origin, Date.now()), { replace: true });
     } catch (error) {
       setUnconfirmed(isEmailNotConfirmed(error) ? email.trim() : null);
       const message = authFailureMessage(error, 'Please check your credentials and try again.');

@@ -5,6 +5,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
 import { authFailureMessage } from '../lib/auth-messages.ts';
+import { takeReturnPath } from '../../../lib/return-path.ts';
 
 /**
  * /forgot-password: the address to mail a recovery link to (POST /auth/v1/recover), then "check your email". The
@@ -102,7 +103,7 @@ export function ResetPasswordForm() {
       await setNewPassword(password);
       toast.clearErrors();
       toast.show({ tone: 'success', title: 'Password updated', description: 'You are signed in.' });
-      navigate('/app', { replace: true });
+      navigate(takeReturnPath(window.location.origin, Date.now()), { replace: true });
     } catch (failure) {
       setError(authFailureMessage(failure));
     } finally {

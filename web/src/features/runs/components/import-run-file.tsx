@@ -4,7 +4,7 @@ import { formatDistance } from '../../../../../domain/shared/units.ts';
 import { useDemoMode } from '../../../lib/demo-mode.ts';
 import { useDistanceUnit } from '../../../lib/distance-unit.ts';
 import { formatDateTime, formatDuration } from '../../../lib/format.ts';
-import { type ImportedRun, useImportRunFile } from '../api/import-run-file.ts';
+import { type ImportedRun, useImportRunFile } from '../../../lib/run-file-import.ts';
 import { RunVerdict } from './run-verdict.tsx';
 
 const FORMAT_NAMES = { gpx: 'GPX', tcx: 'TCX', fit: 'FIT' } as const;

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import type { Database } from '../db/database.ts';
+import { ChangeHub } from '../realtime/change-hub.ts';
+import { ReadCache } from './read-cache.ts';
+
+/** A LISTEN whose notifications and barriers the test delivers by hand (the change hub follows it). */
+function fakeDatabase() {
+  let notify: (payload: string) => void = () => {};
+  let reconnect: () => void = () => {};
+  const barriers: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  const database = {
+    readReplica: null,
+    async follow(_channel: string, onNotify: (payload: string) => void, options?: { onReconnect?: () => void }) {
+      notify = onNotify;
+      reconnect = options?.onReconnect ?? (() => {});
+      return {
+        barrier: () => new Promise<void>((resolve, reject) => barriers.push({ resolve, reject })),
+        stop: async () => {},
+      };
+    },
+  } as unknown as Database;
+  return {
+    database,
+    announce: (userId: string, ...topics: string[]) => notify(JSON.stringify([{ userId, topics }])),
+    reconnect: () => reconnect(),
+    barriers,
+  };
+}
+
+/** A cache whose barriers pass at once (the in-process case). */
+async function openCache(maxEntries = 100) {
+  const fake = fakeDatabase();
+  const hub = new ChangeHub();
+  await hub.start(fake.database);
+  const cache = new ReadCache({ maxEntries });
+  cache.start(hub);
+  const passBarriers = () => {
+    for (const barrier of fake.barriers.splice(0)) barrier.resolve();
+  };
+  const read = async (userId: string, query: string, value: string) => {
+    const pending = cache.read({ userId, read: 'r', query, topics: ['goals'] }, async () => ({ value }));
+    // The barrier is asked for only on a hit; let it pass whenever it is.
+    for (let i = 0; i < 5; i++) {
+      await Promise.resolve();
+      passBarriers();
+    }
+    return pending;
+  };
+  return { cache, fake, read };
+}
+
+describe('ReadCache', () => {
+  it('serves a filled entry until its user and topic are announced', async () => {
+    const { cache, fake, read } = await openCache();
+    expect(await read('u1', 'q', 'first')).toBe('first');
+    expect(await read('u1', 'q', 'second')).toBe('first');
+    fake.announce('u2', 'goals'); // someone else
+    fake.announce('u1', 'runs'); // another topic
+    expect(await read('u1', 'q', 'third')).toBe('first');
+    fake.announce('u1', 'goals');
+    expect(await read('u1', 'q', 'fourth')).toBe('fourth');
+    expect(cache.stats).toMatchObject({ hits: 2, misses: 2 });
+  });
+
+  it('keeps at most maxEntries, dropping the least recently used', async () => {
+    const { cache, read } = await openCache(3);
+    for (const q of ['a', 'b', 'c']) await read('u', q, q);
+    expect(await read('u', 'a', 'a2')).toBe('a'); // a is now the most recent
+    await read('u', 'd', 'd');
+    expect(cache.stats.entries).toBe(3);
+    expect(await read('u', 'b', 'b2')).toBe('b2'); // b was the least recent: gone
+    expect(await read('u', 'a', 'a3')).toBe('a');
+    for (let i = 0; i < 1000; i++) await read(`user${i}`, 'q', 'v');
+    expect(cache.stats.entries).toBe(3);
+  });
+
+  it('does not keep a fill that an announcement overtook while it was reading', async () => {
+    const { fake, read, cache } = await openCache();
+    let release: (value: { value: string }) => void = () => {};
+    const inFlight = cache.read<string>(
+      { userId: 'u', read: 'r', query: 'q', topics: ['goals'] },
+      () => new Promise((resolve) => (release = resolve)),
+    );
+    fake.announce('u', 'goals'); // the batch committed while the rows were being read
+    release({ value: 'old rows' });
+    expect(await inFlight).toBe('old rows'); // the request itself gets what it read
+    expect(await read('u', 'q', 'new rows')).toBe('new rows'); // nobody after it does
+  });
+
+  it('forgets everything when the LISTEN connection was lost and is back', async () => {
+    const { fake, read } = await openCache();
+    await read('u', 'q', 'before');
+    fake.reconnect();
+    expect(await read('u', 'q', 'after')).toBe('after');
+    expect(await read('u', 'q', 'later')).toBe('after');
+  });
+
+  it('bounds what it remembers of announcements, staying exact', async () => {
+    const { fake, read } = await openCache(2);
+    await read('u', 'q', 'kept');
+    for (let i = 0; i < 20; i++) fake.announce(`other${i}`, 'goals');
+    // u's entry was filled before records were forgotten: they might have named u, so it is not served.
+    expect(await read('u', 'q', 'refilled')).toBe('refilled');
+    expect(await read('u', 'q', 'again')).toBe('refilled');
+  });
+
+  it('serves a hit only after a LISTEN round trip that started after the request', async () => {
+    const { cache, fake } = await openCache();
+    const key = { userId: 'u', read: 'r', query: 'q', topics: ['goals'] as const };
+    await cache.read(key, async () => ({ value: 'old' }));
+    const first = cache.read(key, async () => ({ value: 'unused' }));
+    await Promise.resolve();
+    expect(fake.barriers).toHaveLength(1); // a round trip in flight, started for `first`
+    const second = cache.read(key, async () => ({ value: 'fresh' }));
+    await Promise.resolve();
+    // The round trip in flight may have left before `second` arrived: `second` waits for the next one. The
+    // announcement that the next round trip delivers makes the entry stale for `second`; `first` was judged by its own.
+    fake.barriers.shift()?.resolve();
+    expect(await first).toBe('old');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(fake.barriers).toHaveLength(1);
+    fake.announce('u', 'goals');
+    fake.barriers.shift()?.resolve();
+    expect(await second).toBe('fresh');
+  });
+
+  it('reads the database while the LISTEN connection cannot prove anything', async () => {
+    const { cache, fake } = await openCache();
+    const key = { userId: 'u', read: 'r', query: 'q', topics: ['goals'] as const };
+    await cache.read(key, async () => ({ value: 'cached' }));
+    const pending = cache.read(key, async () => ({ value: 'from the database' }));
+    await Promise.resolve();
+    fake.barriers.shift()?.reject(new Error('Not listening'));
+    expect(await pending).toBe('from the database');
+  });
+});

@@ -1,0 +1,196 @@
+import type { ChangeMessage } from '../../projections/change-announcements.ts';
+import type { ChangeTopic } from '../../projections/engine/projector.ts';
+import type { Database } from '../db/database.ts';
+import type { ChangeHub } from '../realtime/change-hub.ts';
+import { FreshRead } from '../auth/fresh-read.ts';
+
+/**
+ * Exact cached answers for the hot reads (GET /goals/current, /runs, /feed), invalidated by the read models' own
+ * change announcements (projections/change-announcements.ts: a NOTIFY per batch, in the batch's transaction,
+ * naming each user and topic whose rows it changed).
+ *
+ * Why it never serves an answer older than anything acknowledged before the request, on any instance:
+ *
+ * 1. Invalidation. A counter `#tick` grows by one per announcement heard; `#invalidated` keeps, per (user, topic), the
+ *    tick of the last one. An entry remembers the tick read *before* its rows were queried (`filledAt`) and is fresh
+ *    while no topic it depends on was announced after that: `invalidatedAt(user, topic) <= filledAt`. An announcement
+ *    is heard only after its batch committed, so a fill that read the tick after hearing it queried after the commit
+ *    and saw the rows; a fill that read the tick before is refused by the comparison, even if it is still in flight.
+ * 2. Nothing acknowledged is still unheard. Before a hit, `barrier()` makes a round trip on this instance's LISTEN
+ *    connection (the change hub's) that starts after the request arrived (one serves every request waiting for it). A
+ *    write route answers after the read models reached its position, i.e. after the batch that applied it committed
+ *    its rows, its checkpoint and its NOTIFY together; that commit signalled every listener, and PostgreSQL sends a
+ *    listener's pending notifications before the end of its next statement (database.ts `follow`). So when the
+ *    barrier resolves, the announcement of every batch committed before the request is in `#invalidated`, whichever
+ *    instance or worker ran it, and freshness is judged after it.
+ * 3. Lost announcements. While the LISTEN connection is down the barrier fails and every read goes to the database;
+ *    when it is back, everything filled before is forgotten (`#floor`), because what was sent meanwhile is gone.
+ *
+ * What it relies on: every change to the rows a cached read depends on is announced to that read's user under one of
+ * the topics it names (the projectors' `announce`), and the rows come from the primary (no replica: a lagging
+ * replica could hand a fill rows older than an announcement already heard; `createReadCache` refuses one).
+ * Authorization is not cached: the session check runs on every request before any of this.
+ */
+export class ReadCache {
+  readonly #maxEntries: number;
+  readonly #entries = new Map<string, Entry>();
+  /** Tick of the last announcement per `user topic`; bounded, the oldest forgotten into `#floor`. */
+  readonly #invalidated = new Map<string, number>();
+  #tick = 0;
+  /** Entries filled before this tick are stale (a reconnect, or invalidation records forgotten). */
+  #floor = 0;
+  #hub: ChangeHub | null = null;
+  #unwatch: (() => void) | null = null;
+  /** The hub's barrier, shared: one in flight may have left before a caller arrived, who then waits for the next. */
+  readonly #barrier = new FreshRead(() =>
+    this.#hub ? this.#hub.barrier() : Promise.reject(new Error('ReadCache is not started')),
+  );
+  #hits = 0;
+  #misses = 0;
+
+  constructor(options: { maxEntries: number }) {
+    if (!Number.isInteger(options.maxEntries) || options.maxEntries < 1)
+      throw new Error('ReadCache: maxEntries must be a positive integer');
+    this.#maxEntries = options.maxEntries;
+  }
+
+  /**
+   * Hears the announcements through this instance's change hub (its LISTEN on the change channel, shared with the
+   * realtime streams); entries are served only while the hub is listening.
+   */
+  start(hub: ChangeHub): void {
+    if (this.#hub) return;
+    this.#hub = hub;
+    this.#unwatch = hub.watch({ messages: (messages) => this.invalidate(messages), lost: () => this.forgetAll() });
+  }
+
+  stop(): void {
+    this.#unwatch?.();
+    this.#unwatch = null;
+    this.#hub = null;
+    this.forgetAll();
+  }
+
+  /**
+   * The answer of `load` for this user, read and query, from the cache when exact. `topics`: the announcements that
+   * change its rows. `validUntil`: for rows whose choice depends on the clock (the current goal), the instant they may
+   * change without any event; the caller passes its `now` and the cache serves an entry only between the `now` it was
+   * filled at and that instant.
+   */
+  async read<T>(
+    key: { userId: string; read: string; query: string; topics: readonly ChangeTopic[]; now?: number },
+    load: () => Promise<{ value: T; validUntil?: number }>,
+  ): Promise<T> {
+    const id = `${key.userId}\u0000${key.read}\u0000${key.query}`;
+    const found = this.#entries.get(id);
+    const now = key.now ?? 0;
+    if (found && this.#hub?.listening && found.validFrom <= now && now < found.validUntil) {
+      const barrier = await this.barrier().then(
+        () => true,
+        () => false,
+      );
+      // Judged after the barrier: announcements it delivered may have made the entry stale.
+      if (barrier && this.#fresh(found, key.userId, key.topics)) {
+        this.#hits++;
+        this.#entries.delete(id);
+        this.#entries.set(id, found);
+        return found.value as T;
+      }
+    }
+    this.#misses++;
+    const filledAt = this.#tick;
+    const { value, validUntil } = await load();
+    const entry: Entry = { value, filledAt, validFrom: now, validUntil: validUntil ?? Number.POSITIVE_INFINITY };
+    if (this.#hub?.listening && this.#fresh(entry, key.userId, key.topics)) this.#store(id, entry);
+    return value;
+  }
+
+  /** Marks the announced users' topics changed; entries filled before are stale from now on. */
+  invalidate(messages: readonly ChangeMessage[]): void {
+    for (const { userId, topics } of messages) {
+      const tick = ++this.#tick;
+      for (const topic of topics) {
+        const id = `${userId} ${topic}`;
+        this.#invalidated.delete(id);
+        this.#invalidated.set(id, tick);
+      }
+    }
+    // Bounded: forgetting the oldest record raises the floor past it, so what it guarded stays stale.
+    while (this.#invalidated.size > this.#maxEntries * 4) {
+      const [oldest, tick] = this.#invalidated.entries().next().value as [string, number];
+      this.#invalidated.delete(oldest);
+      this.#floor = Math.max(this.#floor, tick);
+    }
+  }
+
+  /** After lost announcements: nothing filled so far may be served. */
+  forgetAll(): void {
+    this.#floor = ++this.#tick;
+    this.#entries.clear();
+    this.#invalidated.clear();
+  }
+
+  /** Entries held and hits/misses so far, for tests and the bench. */
+  get stats(): { entries: number; hits: number; misses: number } {
+    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses };
+  }
+
+  /** A LISTEN round trip that started after this call (shared with every caller waiting for the same one). */
+  barrier(): Promise<void> {
+    return this.#barrier.get();
+  }
+
+  #fresh(entry: Entry, userId: string, topics: readonly ChangeTopic[]): boolean {
+    if (entry.filledAt < this.#floor) return false;
+    for (const topic of topics) {
+      const at = this.#invalidated.get(`${userId} ${topic}`);
+      if (at !== undefined && at > entry.filledAt) return false;
+    }
+    return true;
+  }
+
+  #store(id: string, entry: Entry): void {
+    this.#entries.delete(id);
+    this.#entries.set(id, entry);
+    // Least recently used first: Map keeps insertion order and a hit re-inserts.
+    while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
+  }
+}
+
+interface Entry {
+  readonly value: unknown;
+  /** `#tick` read before the rows were queried. */
+  readonly filledAt: number;
+  /** The caller's `now` when filled: a clock set back (tests' manual clocks) may choose other rows. */
+  readonly validFrom: number;
+  /** Epoch ms past which the rows may differ without an announcement (Infinity: never). */
+  readonly validUntil: number;
+}
+
+/**
+ * Default bound. An entry is a goal's rows (≈1 KB), a page of 20 runs or cards with their reactions (≈10–20 KB): at
+ * most about 100 MB if every entry were a full page, far less in the usual mix. A user whose entry was dropped is read
+ * from the database again, so the bound costs hits, never exactness.
+ */
+export const READ_CACHE_ENTRIES = 5_000;
+
+/**
+ * This instance's read cache, started, or null where it could not be exact: with a streaming replica the reads may
+ * lag behind announcements already heard (see above), so they go uncached.
+ */
+export function createReadCache(database: Database, hub: ChangeHub, maxEntries = READ_CACHE_ENTRIES): ReadCache | null {
+  if (database.readReplica) return null;
+  const cache = new ReadCache({ maxEntries });
+  cache.start(hub);
+  return cache;
+}
+
+/** `cache.read(key, load)`, or `load` alone without a cache. */
+export async function cachedRead<T>(
+  cache: ReadCache | null | undefined,
+  key: Parameters<ReadCache['read']>[0],
+  load: () => Promise<{ value: T; validUntil?: number }>,
+): Promise<T> {
+  if (!cache) return (await load()).value;
+  return cache.read(key, load);
+}

@@ -1,0 +1,113 @@
+import { sql, type Transaction } from 'kysely';
+
+/** A provider call a stake event asks for, to queue as a row of stake_actions. */
+export type NewAction = {
+  readonly key: string;
+  readonly stakeId: string;
+  readonly kind: 'hold' | 'release' | 'capture' | 'charge' | 'refund';
+  readonly paymentIntentId?: string;
+  readonly attempt?: number;
+};
+
+type Write =
+  | { readonly insert: NewAction }
+  | { readonly close: { readonly key: string; readonly result: string } }
+  | { readonly closeKind: { readonly stakeId: string; readonly kind: string; readonly result: string } };
+
+/**
+ * The stake_actions writes of one batch of stake events, in log order, sent as a few statements instead of one per
+ * event: each run of consecutive inserts is one INSERT, each run of consecutive closes one UPDATE. Within a run of
+ * closes the first close of a row wins, as it does one statement at a time (a closed row is closed no more); a close
+ * never moves before an insert it followed, so it finds the same rows it would have found alone.
+ */
+export class ActionRowWrites {
+  readonly #writes: Write[] = [];
+
+  /** Queues a provider call; a row with the key already there stays as it is. */
+  insert(action: NewAction): void {
+    this.#writes.push({ insert: action });
+  }
+
+  /** Closes the open action with this key. */
+  close(key: string, result: string): void {
+    this.#writes.push({ close: { key, result } });
+  }
+
+  /** Closes the stake's open actions of these kinds. */
+  closeKinds(stakeId: string, kinds: readonly string[], result: string): void {
+    for (const kind of kinds) this.#writes.push({ closeKind: { stakeId, kind, result } });
+  }
+
+  /** Sends the writes, run by run, in the batch's transaction. */
+  async flush(tx: Transaction<object>, now: Date): Promise<void> {
+    let from = 0;
+    while (from < this.#writes.length) {
+      const inserting = 'insert' in this.#writes[from]!;
+      let to = from;
+      while (to < this.#writes.length && 'insert' in this.#writes[to]! === inserting) to++;
+      const run = this.#writes.slice(from, to);
+      if (inserting) await insertRun(tx, run, now);
+      else await closeRun(tx, run, now);
+      from = to;
+    }
+    this.#writes.length = 0;
+  }
+}
+
+async function insertRun(tx: Transaction<object>, run: readonly Write[], now: Date): Promise<void> {
+  const rows = run.flatMap((w, ord) =>
+    'insert' in w
+      ? [
+          {
+            ord,
+            key: w.insert.key,
+            stake_id: w.insert.stakeId,
+            kind: w.insert.kind,
+            payment_intent_id: w.insert.paymentIntentId ?? null,
+            attempt: w.insert.attempt ?? null,
+          },
+        ]
+      : [],
+  );
+  const at = now.toISOString();
+  // In list order, so of two rows with one key the first is inserted and the second does nothing, as one by one.
+  await sql`
+    INSERT INTO stake_actions (idempotency_key, stake_id, kind, payment_intent_id, attempt, requested_at, next_try_at)
+    SELECT r.key, r.stake_id, r.kind, r.payment_intent_id, r.attempt, ${at}::timestamptz, ${at}::timestamptz
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      AS r(ord integer, key text, stake_id text, kind text, payment_intent_id text, attempt integer)
+    ORDER BY r.ord
+    ON CONFLICT (idempotency_key) DO NOTHING`.execute(tx);
+}
+
+async function closeRun(tx: Transaction<object>, run: readonly Write[], now: Date): Promise<void> {
+  const rows = run.map((w, ord) => {
+    if ('close' in w) return { ord, key: w.close.key, stake_id: null, kind: null, result: w.close.result };
+    if ('closeKind' in w) {
+      const { stakeId, kind, result } = w.closeKind;
+      return { ord, key: null, stake_id: stakeId, kind, result };
+    }
+    throw new Error('an insert in a run of closes');
+  });
+  // Each asked close finds its open rows on an index (by key; by stake and kind), each LATERAL behind OFFSET 0 so
+  // PostgreSQL runs it per asked row instead of hashing the whole table; a row several closes find takes the first.
+  await sql`
+    WITH r AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS r(ord integer, key text, stake_id text, kind text, result text)
+    ),
+    hits AS (
+      SELECT r.ord, s.idempotency_key, r.result FROM r CROSS JOIN LATERAL (
+        SELECT idempotency_key FROM stake_actions
+        WHERE r.key IS NOT NULL AND idempotency_key = r.key AND done_at IS NULL OFFSET 0
+      ) s
+      UNION ALL
+      SELECT r.ord, s.idempotency_key, r.result FROM r CROSS JOIN LATERAL (
+        SELECT idempotency_key FROM stake_actions
+        WHERE r.key IS NULL AND stake_id = r.stake_id AND kind = r.kind AND done_at IS NULL OFFSET 0
+      ) s
+    ),
+    firsts AS (SELECT DISTINCT ON (idempotency_key) idempotency_key, result FROM hits ORDER BY idempotency_key, ord)
+    UPDATE stake_actions AS a SET done_at = ${now.toISOString()}::timestamptz, result = f.result
+    FROM firsts f WHERE a.idempotency_key = f.idempotency_key`.execute(tx);
+}
