@@ -68,7 +68,7 @@ export async function logRun(
         now: instantOf(context),
       },
       userMetadata(context),
-      { transaction },
+      { transaction, load: aNewRun },
     );
     if (!result.append) throw new Error('LogGpsRun appended nothing');
     return { runId, position: result.append.position };
@@ -94,6 +94,13 @@ async function runSaved(
   if (state.status === 'deleted') throw new DomainRefusal(runErrors.recordingDeleted());
   return { runId, position: head };
 }
+
+/**
+ * The state of a run stream that runSaved has just read, in the same transaction, and found empty: the command
+ * decides on it without reading the stream a second time. Another copy of the recording appending meanwhile fails
+ * the append (`no_stream`), and the transaction runs again and finds that run.
+ */
+const aNewRun = async () => ({ state: runDecider.initialState, expectedVersion: 'no_stream' as const });
 
 /**
  * The run a keyed POST /runs made while run ids were the key's (before runs were named by their recording), so an
@@ -203,6 +210,7 @@ async function importWorkout(
         };
   const result = await executeCommand(context.store, runDecider, stream, command, userMetadata(context), {
     transaction: tx,
+    load: aNewRun,
   });
   if (!result.append) throw new Error(`${command.type} appended nothing`);
   return { runId, position: result.append.position };
