@@ -11,14 +11,20 @@ import { measureWriteThenVisible, writersFor } from './lib/write-then-visible.ts
 import { readFixtureAt } from './seed/fixture.ts';
 
 /*
- * `node tests/bench/api/cpu-cost.ts <template> [workload…]`: CPU time per request, in the server process and in
+ * `node tests/bench/api/cpu-cost.ts <template> [workload…]`: CPU time per request, in the product's processes (API and worker) and in
  * PostgreSQL, and transactions per request, for the baselines (`baseline`), the read rows and `POST /runs` (per run
  * made visible, its reads of GET /goals/current included). Throughput on a shared 2-core machine moves with whatever else
  * runs; CPU per request moves much less, so it tells whether a change made a request cheaper even when the machine
- * is busy. Reads /proc: the server's utime+stime, and the sum over every `postgres` process.
+ * is busy. Reads /proc: the API's and the worker's utime+stime, and the sum over every `postgres` process.
  */
 
 const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
+
+/** utime and stime of the product's processes (the API's and the worker's), summed, in clock ticks. */
+function productTicks(server: ServerProcess): { user: number; system: number } {
+  const each = server.pids.map(cpuTicksOf);
+  return { user: each.reduce((n, t) => n + t.user, 0), system: each.reduce((n, t) => n + t.system, 0) };
+}
 
 /** utime and stime of a process, in clock ticks. */
 function cpuTicksOf(pid: number): { user: number; system: number } {
@@ -66,7 +72,7 @@ async function measure(
   load: { reads: NextRequest } | { writes: () => Promise<LoadFigures> },
 ): Promise<void> {
   const commitsBefore = await commits(databaseUrl);
-  const serverBefore = cpuTicksOf(server.pid);
+  const serverBefore = productTicks(server);
   const loadBefore = process.cpuUsage();
   const pgBefore = postgresTicks();
   const figures =
@@ -79,7 +85,7 @@ async function measure(
         });
   // The warm-up second is not counted in `completed` but used CPU too.
   const requests = figures.completed * ((options.seconds + 1) / options.seconds);
-  const serverAfter = cpuTicksOf(server.pid);
+  const serverAfter = productTicks(server);
   const perRequestUs = (ticks: number) => Math.round((ticks * TICK_MS * 1000) / requests);
   const userUs = perRequestUs(serverAfter.user - serverBefore.user);
   const systemUs = perRequestUs(serverAfter.system - serverBefore.system);

@@ -100,9 +100,13 @@ try {
     } finally {
       await product.stop();
     }
-    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-    if (file) summarise(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile);
-    else say('  (no profile written)');
+    // One profile per process, named with its pid (CPU.<date>.<time>.<pid>.…): the API's first, then the worker's.
+    const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+    if (files.length === 0) say('  (no profile written)');
+    for (const file of files.sort((a) => (a.includes(`.${product.pid}.`) ? -1 : 1))) {
+      say(file.includes(`.${product.pid}.`) ? '  the API process:' : '  the worker process:');
+      summarise(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile);
+    }
   }
 } finally {
   await clone.drop();

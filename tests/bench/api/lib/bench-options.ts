@@ -16,6 +16,11 @@ export const options = {
   rebuild: env.BENCH_REBUILD !== '0',
   reseed: env.BENCH_RESEED === '1',
   logLevel: env.BENCH_LOG_LEVEL ?? 'info',
+  /**
+   * `separate` (default): the API with RUN_WORKERS=false and one worker process (app-server/worker.ts), as
+   * docker-compose.yml deploys them; `inprocess`: one process running both, as `npm start` does.
+   */
+  workers: env.BENCH_WORKERS === 'inprocess' ? ('inprocess' as const) : ('separate' as const),
 };
 
 /** Prints one line of the bench's progress or results. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { type Config, loadConfig } from '../../../../app-server/config.ts';
 import { options } from './bench-options.ts';
-import { freePort, type ServerProcess, startServer } from './server-process.ts';
+import { freePort, type ServerProcess, startBackgroundProcess, startServer } from './server-process.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
 
@@ -34,20 +34,38 @@ export const inProcessConfig: Config = loadConfig({
 });
 
 /**
- * Starts the product (`node app-server/main.ts`) on a database, as production runs it. With `cpuProfileDir` it runs
- * under `--cpu-prof` and writes its profile there when it stops (tests/bench/api/profile.ts reads it).
+ * Starts the product on a database as production runs it: by default as docker-compose.yml deploys it, the API
+ * (`node app-server/main.ts`, RUN_WORKERS=false) and one worker (`node app-server/worker.ts`: projections and process
+ * managers), so the worker's batches never hold the API's event loop; with BENCH_WORKERS=inprocess, one process
+ * running both (`npm start`'s way). With `cpuProfileDir` each process runs under `--cpu-prof` and writes its profile
+ * there when it stops (tests/bench/api/profile.ts reads them). `pids` and `rssBytes` cover every process.
  */
 export async function startProduct(databaseUrl: string, cpuProfileDir?: string): Promise<ServerProcess> {
   const [port, webPort] = [await freePort(), await freePort()];
-  return startServer(
-    'app-server/main.ts',
-    { ...productEnv, DATABASE_URL: databaseUrl, WEB_PORT: String(webPort) },
-    {
-      port,
-      healthPath: '/health',
-      ...(cpuProfileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] } : {}),
-    },
-  );
+  const nodeArgs = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const env = { ...productEnv, DATABASE_URL: databaseUrl, WEB_PORT: String(webPort) };
+  if (options.workers === 'inprocess')
+    return startServer('app-server/main.ts', env, { port, healthPath: '/health', nodeArgs });
+  const worker = await startBackgroundProcess('app-server/worker.ts', env, { nodeArgs });
+  try {
+    const api = await startServer(
+      'app-server/main.ts',
+      { ...env, RUN_WORKERS: 'false' },
+      { port, healthPath: '/health', nodeArgs },
+    );
+    return {
+      ...api,
+      pids: [api.pid, worker.pid],
+      rssBytes: () => api.rssBytes() + worker.rssBytes(),
+      stop: async () => {
+        await api.stop();
+        await worker.stop();
+      },
+    };
+  } catch (error) {
+    await worker.stop();
+    throw error;
+  }
 }
 
 /** `npm run projections:rebuild -- --all` on the database, timed from start to exit. */

@@ -9,6 +9,8 @@ const ROOT = resolve(import.meta.dirname, '../../../..');
 export interface ServerProcess {
   readonly url: string;
   readonly pid: number;
+  /** Every process of the product: the API's, and the worker's when it runs on its own (startProduct). */
+  readonly pids: readonly number[];
   /** Resident set size now, in bytes (from /proc). */
   rssBytes(): number;
   /** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
@@ -28,6 +30,52 @@ export function freePort(): Promise<number> {
 }
 
 /**
+ * Starts `node <script>`, a process that serves no HTTP (the worker): answers its pid once it has run for `settleMs`
+ * without exiting (a bad configuration ends it at once), and a stop that ends it as startServer's does.
+ */
+export async function startBackgroundProcess(
+  script: string,
+  env: Record<string, string>,
+  options: { settleMs?: number; nodeArgs?: readonly string[] } = {},
+): Promise<{ pid: number; rssBytes(): number; stop(): Promise<void> }> {
+  const child = spawnScript(script, env, options.nodeArgs);
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  await new Promise((r) => setTimeout(r, options.settleMs ?? 2_000));
+  if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}:\n${stderr}`);
+  return { pid: child.pid!, rssBytes: () => rssOf(child.pid!), stop: () => stopChild(child) };
+}
+
+function spawnScript(script: string, env: Record<string, string>, nodeArgs: readonly string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+/** Resident set size of a process now, in bytes (from /proc). */
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
  * Starts `node <script>` from the repository root with `env` added (same Node as the bench: process.execPath), and
  * waits until `healthPath` answers 200. Its stdout (the request log) goes nowhere, as to a log shipper; stderr is
  * kept to explain a failed start.
@@ -37,11 +85,7 @@ export async function startServer(
   env: Record<string, string>,
   options: { port: number; healthPath: string; timeoutMs?: number; nodeArgs?: readonly string[] },
 ): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(options.port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawnScript(script, { ...env, PORT: String(options.port) }, options.nodeArgs);
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr = (stderr + chunk).slice(-4000);
@@ -63,20 +107,8 @@ export async function startServer(
   return {
     url,
     pid,
-    rssBytes() {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-    },
-    stop() {
-      if (child.exitCode !== null) return Promise.resolve();
-      return new Promise((done) => {
-        const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          done();
-        });
-        child.kill('SIGTERM');
-      });
-    },
+    pids: [pid],
+    rssBytes: () => rssOf(pid),
+    stop: () => stopChild(child),
   };
 }
