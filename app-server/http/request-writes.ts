@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Transaction } from 'kysely';
 import { comparePositions, type EventStore, type LogPosition, withAppends } from '../../domain/shared/event-store.ts';
+import type { RequestAppends } from '../commands/idempotency/keyed-request.ts';
 import type { AppEnv } from './app-env.ts';
 
 /*
@@ -41,14 +42,32 @@ export function recordingWrites(c: Context<AppEnv>, store: EventStore<Tx>): Even
 }
 
 /**
- * The event types this request appended, when its write at `position` is one of its own appends; 'unknown' when it
- * is not (a repeat that answers with an earlier request's write, or an append that did not go through
- * recordingWrites): the caller then waits for every read model.
+ * The event types this request appended, when its write at `position` is one of its own appends (or, for a keyed
+ * repeat, one its first call recorded: requestAppends); 'unknown' when it is not (a repeat of a call recorded before
+ * appends were, or an append that did not go through recordingWrites): the caller then waits for every read model.
  */
 export function writtenTypes(c: Context<AppEnv>, position: LogPosition): readonly string[] | 'unknown' {
   const writes = c.get('writes');
   const own = writes?.positions.some((p) => comparePositions(p, position) === 0);
   return writes && own ? [...writes.eventTypes] : 'unknown';
+}
+
+/**
+ * This request's appends for its Idempotency-Key's outcome (keyed-request.ts): recorded with the result, and given
+ * back on a replay, so a repeat that appends nothing waits for what the first call's events reach, as it did.
+ */
+export function requestAppends(c: Context<AppEnv>): RequestAppends {
+  return {
+    read: () => {
+      const writes = requestWrites(c);
+      return { eventTypes: [...writes.eventTypes], positions: [...writes.positions] };
+    },
+    restore: ({ eventTypes, positions }) => {
+      const writes = requestWrites(c);
+      for (const type of eventTypes) writes.eventTypes.add(type);
+      writes.positions.push(...positions);
+    },
+  };
 }
 
 function requestWrites(c: Context<AppEnv>): RequestWrites {

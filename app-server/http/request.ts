@@ -9,7 +9,7 @@ import type { AppDeps } from './app.ts';
 import type { AppEnv } from './app-env.ts';
 import { HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEYS_PER_USER } from './limits/route-limits.ts';
-import { recordingWrites } from './request-writes.ts';
+import { recordingWrites, requestAppends } from './request-writes.ts';
 
 /*
  * Reading a product-API request, in one place: every route parses its body, query and path through these, so a
@@ -112,7 +112,7 @@ export async function keyedRequest(deps: AppDeps, c: Context<AppEnv>, body: unkn
   // Every key is remembered as long as the account: new keys per user are counted (retries too), before the claim.
   await c.var.limits.hit(c, [[`idempotency-key:u:${userId}`, IDEMPOTENCY_KEYS_PER_USER]]);
   try {
-    return await claimKeyedRequest(deps.database, request, deps.clock.now());
+    return await claimKeyedRequest(deps.database, request, deps.clock.now(), requestAppends(c));
   } catch (error) {
     if (error instanceof IdempotencyKeyReusedError) throw new HttpError(422, KEY_REUSED);
     throw error;

@@ -33,11 +33,14 @@ describe.each(databaseTargets())('KeyedRequest.once on %s', (target) => {
     now: rt.clock.now(),
     correlationId: randomUUID(),
   });
+  /** The result the key's row records (null before one is), without the appends recorded beside it. */
   const outcomeOf = async (user: TestUser, key: string) => {
-    const { rows } = await sql<{ outcome: unknown }>`
+    const { rows } = await sql<{ outcome: { result: unknown } | null }>`
       SELECT outcome FROM idempotency_keys WHERE user_id = ${user.id} AND key = ${key}`.execute(rt.database.db);
-    return rows[0]?.outcome;
+    return rows[0]?.outcome?.result ?? rows[0]?.outcome;
   };
+  /** Beneath the API no request notes its appends: nothing to record, nothing to give back. */
+  const noAppends = { read: () => ({ eventTypes: [], positions: [] }), restore: () => {} };
   /** The key of a request as http/request.ts builds it. */
   const keyOf = (user: TestUser, key: string, route: string, body: unknown) =>
     requestKey({ userId: user.id, key, route, body });
@@ -91,7 +94,7 @@ describe.each(databaseTargets())('KeyedRequest.once on %s', (target) => {
   it('a crash after the commit, before the answer: the retry answers the recorded result', async () => {
     const key = randomUUID();
     const body = { name: 'Lost Answer' };
-    const keyed = await claimKeyedRequest(rt.database, keyOf(cy, key, 'POST /groups', body), rt.clock.now());
+    const keyed = await claimKeyedRequest(rt.database, keyOf(cy, key, 'POST /groups', body), rt.clock.now(), noAppends);
     const crashed = keyed.once((tx) => createGroup(contextOf(cy), body.name, 20, tx));
     // The events and the result committed; the process died before it could answer.
     await expect(
@@ -111,7 +114,12 @@ describe.each(databaseTargets())('KeyedRequest.once on %s', (target) => {
     const key = randomUUID();
     const body = { name: 'Second Try' };
     const before = (await groupsOf(ana)).length;
-    const keyed = await claimKeyedRequest(rt.database, keyOf(ana, key, 'POST /groups', body), rt.clock.now());
+    const keyed = await claimKeyedRequest(
+      rt.database,
+      keyOf(ana, key, 'POST /groups', body),
+      rt.clock.now(),
+      noAppends,
+    );
     await expect(
       keyed.once(async (tx) => {
         await createGroup(contextOf(ana), body.name, 20, tx);
@@ -131,7 +139,7 @@ describe.each(databaseTargets())('KeyedRequest.once on %s', (target) => {
     const request = keyOf(ana, key, 'POST /probe', { n: 1 });
     let runs = 0;
     const twin = async () => {
-      const keyed = await claimKeyedRequest(rt.database, request, rt.clock.now());
+      const keyed = await claimKeyedRequest(rt.database, request, rt.clock.now(), noAppends);
       return keyed.once(async (tx) => {
         runs += 1;
         // Long enough for every twin to arrive while the first is still open (PostgreSQL; PGlite runs them in turn).

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { comparePositions, type LogPosition } from '../../domain/shared/event-store.ts';
 import { A_RUN_LEAVES_TO_CATCH_UP } from '../../app-server/http/read-your-writes.ts';
@@ -141,17 +142,31 @@ describe.each(databaseTargets())('the read models each write waits for on %s', (
     await waitsForWhatItAppended(null, 'DELETE', `/api/operator/surges/${surge.res.body.data.id}`);
   });
 
-  it('a repeat that appends nothing waits for every read model: it cannot tell what the first one appended', async () => {
-    const body = runBody('2026-11-17T18:00:00Z', 3, 'again');
-    const first = await write(alice, 'POST', '/runs', body, 'awaited-repeat');
-    expect(first.awaited).toEqual([]);
-    const repeat = await write(alice, 'POST', '/runs', body, 'awaited-repeat');
+  it('a keyed repeat that appends nothing waits for what the first call appended (recorded with its result)', async () => {
+    const group = { name: 'Awaited Twice' };
+    const first = await write(alice, 'POST', '/groups', group, 'awaited-repeat-group');
+    expect(first.appended).toContain('GroupCreated');
+    const repeat = await write(alice, 'POST', '/groups', group, 'awaited-repeat-group');
     expect(repeat.res.body.data.id).toBe(first.res.body.data.id);
     expect(repeat.appended).toEqual([]);
-    // Every asynchronous one but what a run's answer leaves to catch up.
+    expect(repeat.awaited).toEqual([reachedBy(first.appended)]);
+    // A run's repeat, like the run, waits for no worker.
+    const body = runBody('2026-11-17T18:00:00Z', 3, 'again');
+    const run = await write(alice, 'POST', '/runs', body, 'awaited-repeat-run');
+    const runAgain = await write(alice, 'POST', '/runs', body, 'awaited-repeat-run');
+    expect(runAgain.res.body.data.id).toBe(run.res.body.data.id);
+    expect([run.awaited, runAgain.awaited]).toEqual([[], []]);
+  });
+
+  it('a repeat of a result recorded without its appends (before they were kept) waits for every read model', async () => {
+    const first = await write(alice, 'POST', '/groups', { name: 'Awaited Before' }, 'awaited-repeat-legacy');
+    // The row as a server of the previous version wrote it: the bare result.
+    await sql`
+      UPDATE idempotency_keys SET outcome = outcome->'result'
+      WHERE user_id = ${alice.id} AND key = 'awaited-repeat-legacy'`.execute(rt.database.db);
+    const repeat = await write(alice, 'POST', '/groups', { name: 'Awaited Before' }, 'awaited-repeat-legacy');
+    expect(repeat.res.body.data.id).toBe(first.res.body.data.id);
     const everyAsync = allProjectors.filter((p) => !p.inline && p.eventTypes !== 'all').map((p) => p.name);
-    expect(repeat.awaited).toEqual([
-      everyAsync.filter((name) => !(A_RUN_LEAVES_TO_CATCH_UP as readonly string[]).includes(name)).sort(),
-    ]);
+    expect(repeat.awaited).toEqual([everyAsync.sort()]);
   });
 });

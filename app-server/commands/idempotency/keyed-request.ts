@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import type { LogPosition } from '../../../domain/shared/event-store.ts';
 import type { Database } from '../../db/database.ts';
 import { deterministicUuid } from '../deterministic-uuid.ts';
 import { executeInTransaction } from '../execute-command.ts';
@@ -24,7 +25,9 @@ import type { RequestKey } from './request-key.ts';
  * - a command that fails (a refusal, a crash before the commit) records nothing: the retry runs it again;
  * - the same key with another route or body is a 422 (claim-key.ts), as Stripe answers.
  * The route builds its answer from that result exactly as on the first call (waiting for the read models at its
- * position), so the first answer and a replay say the same. Commands know nothing of keys: their ids are random.
+ * position), so the first answer and a replay say the same. What the first call appended (its event types and
+ * positions, `AppendedWrites`) is recorded beside the result and given back on a replay, so the replay waits for the
+ * same read models as the first call did, not for every one. Commands know nothing of keys: their ids are random.
  *
  * An effect outside our database (a provider call, a push) cannot share the transaction: `effectKey` is a stable name
  * for it, derived from the key, that the effect's own once-only takes (the provider's idempotency, a notification's id).
@@ -49,6 +52,31 @@ export interface KeyedRequest {
   effectKey(purpose: string): string | null;
 }
 
+/** What a request appended: the event types and the position of each append (http/request-writes.ts notes them). */
+export interface AppendedWrites {
+  readonly eventTypes: readonly string[];
+  readonly positions: readonly LogPosition[];
+}
+
+/** Where the request keeps what it appended: read when the result is recorded, restored when it is replayed. */
+export interface RequestAppends {
+  read(): AppendedWrites;
+  restore(writes: AppendedWrites): void;
+}
+
+/**
+ * The key row's `outcome`: the result and what the request appended. An outcome recorded before the appends were
+ * kept is the bare result (no `v`): its replay knows nothing of them and waits for every read model.
+ */
+interface RecordedOutcome {
+  readonly v: 2;
+  readonly result: unknown;
+  readonly appended: AppendedWrites;
+}
+
+const isRecordedOutcome = (outcome: unknown): outcome is RecordedOutcome =>
+  typeof outcome === 'object' && outcome !== null && (outcome as { v?: unknown }).v === 2 && 'appended' in outcome;
+
 /** A request without an Idempotency-Key: its work runs in a transaction, every time. */
 export function unkeyedRequest(database: Database): KeyedRequest {
   return {
@@ -62,17 +90,28 @@ export function unkeyedRequest(database: Database): KeyedRequest {
  * the request whose writes go through `once`. Call it after the body passed its schema: a refused body does not use
  * the key up.
  */
-export async function claimKeyedRequest(database: Database, request: RequestKey, now: Date): Promise<KeyedRequest> {
+export async function claimKeyedRequest(
+  database: Database,
+  request: RequestKey,
+  now: Date,
+  appends: RequestAppends,
+): Promise<KeyedRequest> {
   const claimed = await claimIdempotencyKey(database.db, request, now);
+  /** A recorded outcome's result, its appends given back to the request. */
+  const replay = <T>(outcome: unknown): T => {
+    if (!isRecordedOutcome(outcome)) return outcome as T;
+    appends.restore(outcome.appended);
+    return outcome.result as T;
+  };
   return {
     async once<T>(work: (tx: Tx) => Promise<T>, before?: (tx: Tx, idBeforeOutcomes: string) => Promise<T | null>) {
       // The usual retry (the first answer was lost) reads its result in the claim and touches nothing else.
-      if (claimed !== null) return claimed as T;
+      if (claimed !== null) return replay<T>(claimed);
       return executeInTransaction(database, async (tx) => {
         const recorded = await lockOutcome(tx, request);
-        if (recorded !== null) return recorded as T;
+        if (recorded !== null) return replay<T>(recorded);
         const result = (before ? await before(tx, idBeforeRecordedOutcomes(request)) : null) ?? (await work(tx));
-        return recordOutcome(tx, request, result);
+        return recordOutcome(tx, request, result, appends.read());
       });
     },
     effectKey: (purpose) => deterministicUuid('idempotency-effect', request.userId, request.key, purpose),
@@ -93,11 +132,15 @@ async function lockOutcome(tx: Tx, request: RequestKey): Promise<unknown> {
   return rows[0]!.outcome ?? null;
 }
 
-/** Writes the result in the work's transaction and answers it as a replay will read it (JSON round trip). */
-async function recordOutcome<T>(tx: Tx, request: RequestKey, result: T): Promise<T> {
-  const json = JSON.stringify(result);
+/**
+ * Writes the result and what the request appended in the work's transaction, and answers the result as a replay will
+ * read it (JSON round trip).
+ */
+async function recordOutcome<T>(tx: Tx, request: RequestKey, result: T, appended: AppendedWrites): Promise<T> {
+  const outcome: RecordedOutcome = { v: 2, result, appended };
+  const json = JSON.stringify(outcome);
   await sql`
     UPDATE idempotency_keys SET outcome = ${json}::jsonb
     WHERE user_id = ${request.userId} AND key = ${request.key}`.execute(tx);
-  return JSON.parse(json) as T;
+  return (JSON.parse(json) as RecordedOutcome).result as T;
 }
