@@ -52,7 +52,8 @@ const READY: ReadModelsWait = { ready: true };
  * Call right after a command appended at `position` (null: it changed nothing, so there is nothing to wait for),
  * with a command context from commandContext (its store notes what the request appended: request-writes.ts).
  * Marks the request's write as saved, then waits up to READ_MODELS_WAIT_MS for the read models its event types
- * reach; a write this request did not append itself (a repeat answered from an earlier one) waits for every one.
+ * reach (a keyed repeat: what its first call appended, recorded with its result); a write the request cannot tell
+ * the types of waits for every one.
  * `leavesToCatchUp` names those the route deliberately answers without (A_RUN_LEAVES_TO_CATCH_UP), never a list of
  * what to wait for.
  * Late read models are an outcome, not an error: the route returns `answer` at the call site. A failure while
