@@ -35,15 +35,26 @@ export async function refreshRunRecords(
   const records = sql.table(tables.run_records);
   const ofUsers = (column: string) =>
     userIds === 'all' ? sql`true` : sql`${sql.ref(column)} = ANY(${[...userIds]}::text[])`;
-  await sql`DELETE FROM ${records} WHERE ${ofUsers('user_id')}`.execute(db);
+  // One statement: the records worked out again, written over the old ones, and the old ones no run holds any more
+  // (its run deleted or rejected) removed. The two touch different keys, so neither waits for the other's row.
   await sql`
-    INSERT INTO ${records} (user_id, km, synced_included, run_id)
-    SELECT DISTINCT ON (r.user_id, d.km, s.synced_included) r.user_id, d.km, s.synced_included, r.id
-    FROM ${runs} r
-    CROSS JOIN (VALUES ${sql.join(RECORD_DISTANCES_KM.map((km) => sql`(${km}::integer)`))}) AS d(km)
-    CROSS JOIN (VALUES (true), (false)) AS s(synced_included)
-    WHERE ${ofUsers('r.user_id')} AND r.verdict <> 'rejected' AND r.duration_sec > 0
-      AND r.distance_km * 100 >= (d.km * 100 - 0.5)::double precision
-      AND (s.synced_included OR r.source = 'gps')
-    ORDER BY r.user_id, d.km, s.synced_included, r.duration_sec / r.distance_km, r.id`.execute(db);
+    WITH best AS (
+      SELECT DISTINCT ON (r.user_id, d.km, s.synced_included) r.user_id, d.km, s.synced_included, r.id AS run_id
+      FROM ${runs} r
+      CROSS JOIN (VALUES ${sql.join(RECORD_DISTANCES_KM.map((km) => sql`(${km}::integer)`))}) AS d(km)
+      CROSS JOIN (VALUES (true), (false)) AS s(synced_included)
+      WHERE ${ofUsers('r.user_id')} AND r.verdict <> 'rejected' AND r.duration_sec > 0
+        AND r.distance_km * 100 >= (d.km * 100 - 0.5)::double precision
+        AND (s.synced_included OR r.source = 'gps')
+      ORDER BY r.user_id, d.km, s.synced_included, r.duration_sec / r.distance_km, r.id
+    ),
+    gone AS (
+      DELETE FROM ${records} AS o
+      WHERE ${ofUsers('o.user_id')} AND NOT EXISTS (
+        SELECT 1 FROM best b WHERE b.user_id = o.user_id AND b.km = o.km AND b.synced_included = o.synced_included)
+    )
+    INSERT INTO ${records} AS t (user_id, km, synced_included, run_id)
+    SELECT user_id, km, synced_included, run_id FROM best
+    ON CONFLICT (user_id, km, synced_included) DO UPDATE SET run_id = excluded.run_id
+      WHERE t.run_id IS DISTINCT FROM excluded.run_id`.execute(db);
 }
