@@ -81,6 +81,10 @@ export function protectPersonalData(
     async readAll(options = {}) {
       return reveal(await store.readAll(options), options.transaction);
     },
+    async readAllToHead(options = {}) {
+      const { events, head } = await store.readAllToHead(options);
+      return { events: await reveal(events, options.transaction), head };
+    },
     headPosition: (options) => store.headPosition(options),
     onAppended: (listener) => store.onAppended(listener),
     close: () => store.close(),

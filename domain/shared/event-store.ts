@@ -109,7 +109,8 @@ export interface ReadAllOptions<Tx = unknown> {
   readonly withoutFields?: readonly string[];
   /**
    * Only events of these types (absent: every type). The log is still read in order and with the same guarantee: a
-   * reader that got fewer than `maxCount` events has every event of these types up to the head it saw before reading.
+   * reader that got fewer than `maxCount` events has every event of these types up to the head that same read saw
+   * (readAllToHead), and may move past them.
    */
   readonly eventTypes?: readonly string[];
 }
@@ -154,6 +155,17 @@ export interface EventStore<Tx = unknown> {
   ): Promise<Map<string, RecordedEvent[]>>;
   /** Reads the global log forwards in commit order; never returns an event a still-open transaction may precede. */
   readAll(options?: ReadAllOptions<Tx>): Promise<RecordedEvent[]>;
+  /**
+   * readAll, and the newest position that same read could see (null: an empty log). A read of fewer than `maxCount`
+   * events has every event of its types up to `head`: a follower with few types moves its position there. Only a head
+   * read with the events is certain to be that: on PostgreSQL what one statement may see is not always a superset of
+   * what an earlier one saw (a transaction of another database that ends while a statement looks holds that
+   * statement's horizon back: visible-horizon.ts), so a head read first can lie past events the next read leaves out,
+   * and a follower moving to it would never see them. CI lost events that way under load.
+   */
+  readAllToHead(
+    options?: ReadAllOptions<Tx>,
+  ): Promise<{ readonly events: RecordedEvent[]; readonly head: LogPosition | null }>;
   /**
    * Position of the newest event that readAll can return now; null for an empty log. With `committed`, the newest
    * committed event even when readAll cannot return it yet (an older transaction is still open): what a caller waits
@@ -221,6 +233,7 @@ export function withAppends<Tx>(
     readStream: (streamId, options) => store.readStream(streamId, options),
     readStreams: (streamIds, options) => store.readStreams(streamIds, options),
     readAll: (options) => store.readAll(options),
+    readAllToHead: (options) => store.readAllToHead(options),
     headPosition: (options) => store.headPosition(options),
     onAppended: (listener) => store.onAppended(listener),
     close: () => store.close(),

@@ -9,7 +9,6 @@ import { handles, typesToRead } from './processor.ts';
 import { fieldsLeftOut, liveTableNames, type Projector, projectorProcessor, type TableNames } from './projector.ts';
 import { advance } from './step.ts';
 import { isTransientDatabaseError } from './transient-error.ts';
-import { forgetUserLocks } from '../user-lock.ts';
 
 export interface RebuildResult {
   readonly name: string;
@@ -155,7 +154,6 @@ export async function catchUpInTransaction(
       await projector.apply(events, { tx, tables, announce: () => {} });
     } catch (error) {
       await sql`ROLLBACK TO SAVEPOINT projection_batch`.execute(tx);
-      forgetUserLocks(tx);
       if (isTransientDatabaseError(error)) throw error;
       return error;
     }

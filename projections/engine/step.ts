@@ -44,8 +44,8 @@ export class StepFailure extends Error {
  * they handle, without the fields they all leave out), then one transaction that locks their checkpoints, hands each
  * member the events past its own that it handles, and stores the checkpoints: a batch and its checkpoint commit
  * together, so each is applied exactly once, whichever engine instance gets there first (one whose locked checkpoint
- * lies outside what was read gets nothing now). A short read had every event of those types up to the head seen
- * before it, so the checkpoints move to that head (a processor with few types is never left behind). Returns whether
+ * lies outside what was read gets nothing now). A short read had every event of those types up to the head that same
+ * read saw, so the checkpoints move to that head (a processor with few types is never left behind). Returns whether
  * anything moved; throws a StepFailure (every position forgotten).
  */
 export async function step(
@@ -64,13 +64,14 @@ export async function step(
       const stored = await readCheckpoints(db, names);
       for (const member of members) member.position = required(stored, member).position;
     }
-    const head = await store.headPosition();
-    if (head === null || members.every((m) => !isBefore(m.position ?? null, head))) return false;
     const after = earliest(members.map((m) => m.position ?? null));
     const passing = members.length === 1 ? members[0]!.pass : undefined;
     const maxCount = passing ? 1 : options.batchSize;
     const eventTypes = typesToRead(members.map((m) => m.processor.eventTypes));
-    events = await store.readAll({ after, maxCount, withoutFields: members[0]!.processor.withoutFields, eventTypes });
+    const { withoutFields } = members[0]!.processor;
+    const { head, events: read } = await store.readAllToHead({ after, maxCount, withoutFields, eventTypes });
+    if (head === null || members.every((m) => !isBefore(m.position ?? null, head))) return false;
+    events = read;
     const last = events.at(-1)?.position ?? null;
     const reached = events.length === maxCount ? last! : isBefore(last, head) ? head : last!;
     const moved = await db.transaction().execute(async (tx) => {

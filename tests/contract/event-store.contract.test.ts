@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  comparePositions,
   type EventStore,
   type RecordedEvent,
   StreamOrderConflictError,
@@ -259,6 +260,24 @@ describe.each(targets)('event store contract: $name', (target) => {
     expect(dataOf(after)).toEqual([{ n: 3 }, { n: 5 }]);
   });
 
+  it('answers a read of the log with the head that same read saw: a short read has every event up to it', async () => {
+    const stream = uniquePrefix('to-head');
+    await store.appendToStream(stream, [newEvent('Kept', { n: 1 }), newEvent('Other', { n: 2 })]);
+    await store.appendToStream(stream, [newEvent('Kept', { n: 3 }), newEvent('Other', { n: 4 })]);
+    const [first] = await store.readStream(stream);
+    const head = await store.headPosition();
+    // Types a follower does not handle still count for the head: it moves past them.
+    const short = await store.readAllToHead({ after: first!.position, eventTypes: ['Kept'], withoutFields: ['n'] });
+    expect(short.head).toEqual(head);
+    expect(short.events.map((e) => [e.type, e.data])).toEqual([['Kept', {}]]);
+    // A full batch stops at maxCount; the head is still the log's.
+    const full = await store.readAllToHead({ after: first!.position, maxCount: 2 });
+    expect(full.events.map((e) => e.data)).toEqual([{ n: 2 }, { n: 3 }]);
+    expect(full.head).toEqual(head);
+    // Past the head: nothing, and the same head.
+    expect(await store.readAllToHead({ after: head })).toEqual({ events: [], head });
+  });
+
   it('reads the global log in batches, in position order, up to the head', async () => {
     const prefix = uniquePrefix('all');
     for (let i = 0; i < 10; i++) await store.appendToStream(`${prefix}-${i % 3}`, numberedEvents(1 + (i % 4), i * 10));
@@ -503,6 +522,11 @@ describe.each(targets)('event store contract: $name', (target) => {
       try {
         await store.appendToStream(streamId, [newEvent('BehindAnOpenOne', {})]);
         expect((await store.readAll({ after: before })).filter((e) => e.streamId === streamId)).toEqual([]);
+        // Its head is behind the hidden event too: a follower moving to it does not pass the event.
+        const toHead = await store.readAllToHead({ after: before });
+        expect(toHead.events.filter((e) => e.streamId === streamId)).toEqual([]);
+        expect(toHead.head).toEqual(await store.headPosition());
+        expect(comparePositions(toHead.head!, (await store.readStream(streamId))[0]!.position)).toBeLessThan(0);
         expect(await hasHiddenEvents(t.database.db, before!)).toBe(true);
       } finally {
         release();

@@ -117,6 +117,13 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
         await readAll(readOptions.after ?? null, readOptions.maxCount, readOptions.eventTypes),
         readOptions.withoutFields,
       ),
+    // $all only ever grows at its end, in the order it is read: a head read first is never past what the read after
+    // it returns.
+    async readAllToHead(readOptions = {}) {
+      const head = await headPosition();
+      const events = await readAll(readOptions.after ?? null, readOptions.maxCount, readOptions.eventTypes);
+      return { events: withoutFields(events, readOptions.withoutFields), head };
+    },
     headPosition,
     onAppended: (listener) => wake.add(listener),
     async close() {

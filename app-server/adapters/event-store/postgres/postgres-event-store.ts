@@ -5,7 +5,7 @@ import { createUpcast } from '../upcasting.ts';
 import { appendEvents } from './append-events.ts';
 import { CommitNotifier } from './commit-notifier.ts';
 import { appendManyEvents } from './append-many.ts';
-import { readAllRows, readHeadPosition, readStreamRows, readStreamsRows } from './read-events.ts';
+import { readAllRows, readAllToHeadRows, readHeadPosition, readStreamRows, readStreamsRows } from './read-events.ts';
 import { ListenFanOut } from './listen-fan-out.ts';
 
 /** The transaction type of the PostgreSQL store: callers append in it, the engine's processors write through it. */
@@ -71,6 +71,7 @@ export function createPostgresEventStore(
       readStreamRows(readOptions.transaction ?? db, streamId, readOptions, upcast),
     // A rebuild's final catch-up reads inside its own transaction (on PGlite another connection would wait for it).
     readAll: (readOptions = {}) => readAllRows(readOptions.transaction ?? db, readOptions, upcast),
+    readAllToHead: (readOptions = {}) => readAllToHeadRows(readOptions.transaction ?? db, readOptions, upcast),
     headPosition: (options) => readHeadPosition(db, options),
     onAppended(listener) {
       const { ready, remove } = wake.add(listener);

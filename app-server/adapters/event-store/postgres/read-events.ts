@@ -72,6 +72,40 @@ export async function readAllRows(
 }
 
 /**
+ * readAllRows, and the newest position that same statement could see: one statement, so one snapshot and one horizon
+ * for both (two statements may have two horizons, the later one lower: EventStore.readAllToHead). One row per event,
+ * each carrying the head; no event: one row with the head alone.
+ */
+export async function readAllToHeadRows(
+  db: Kysely<object>,
+  options: ReadAllOptions,
+  upcast: UpcastFn | null,
+): Promise<{ events: RecordedEvent[]; head: LogPosition | null }> {
+  const after = options.after ?? { commit: 0, prepare: 0 };
+  const limit = options.maxCount ?? null;
+  const types = options.eventTypes ? sql`and type = any(${[...options.eventTypes]}::text[])` : sql``;
+  const { rows } = await sql<Partial<EventRow> & { head_tx: number | null; head_position: number | null }>`
+    with h as materialized (select es_visible_horizon() as horizon),
+    newest as (
+      select tx_id, global_position from es_events where tx_id < (select horizon from h)
+      order by tx_id desc, global_position desc limit 1
+    ),
+    ev as (
+      select ${logColumns(options.withoutFields)} from es_events
+      where (tx_id, global_position) > (${after.commit}, ${after.prepare}) and tx_id < (select horizon from h) ${types}
+      order by tx_id, global_position
+      limit ${limit}
+    )
+    select newest.tx_id as head_tx, newest.global_position as head_position, ev.*
+    from (select 1) as one left join newest on true left join ev on true
+    order by ev.tx_id, ev.global_position`.execute(db);
+  const first = rows[0];
+  const head = first?.head_tx != null ? { commit: first.head_tx, prepare: first.head_position! } : null;
+  const eventRows = rows.filter((row) => row.stream_id != null) as EventRow[];
+  return { events: toRecordedEvents(eventRows, upcast), head };
+}
+
+/**
  * The newest position readAll can return now, or null when nothing is visible yet; with `committed`, the newest
  * committed one, which may still sit behind the horizon.
  */
