@@ -5,7 +5,7 @@ import type { ChangeHub } from '../realtime/change-hub.ts';
 import { FreshRead } from '../auth/fresh-read.ts';
 
 /**
- * Exact cached answers for the hot reads (GET /goals/current, /runs, /feed), invalidated by the read models' own
+ * Exact cached answers for the hot reads (GET /goals/current, /runs, /feed, /groups/{id}/challenges), invalidated by the read models' own
  * change announcements (projections/change-announcements.ts: a NOTIFY per batch, in the batch's transaction,
  * naming each user and topic whose rows it changed).
  *
@@ -26,8 +26,8 @@ import { FreshRead } from '../auth/fresh-read.ts';
  * 3. Lost announcements. While the LISTEN connection is down the barrier fails and every read goes to the database;
  *    when it is back, everything filled before is forgotten (`#floor`), because what was sent meanwhile is gone.
  *
- * What it relies on: every change to the rows a cached read depends on is announced to that read's user under one of
- * the topics it names (the projectors' `announce`), and the rows come from the primary (no replica: a lagging
+ * What it relies on: every change to the rows a cached read depends on is announced to that read's user, or to one of
+ * the further users it names (a group's members), under one of the topics it names (the projectors' `announce`), and the rows come from the primary (no replica: a lagging
  * replica could hand a fill rows older than an announcement already heard; `createReadCache` refuses one).
  * Authorization is not cached: the session check runs on every request before any of this.
  */
@@ -75,10 +75,18 @@ export class ReadCache {
    * The answer of `load` for this user, read and query, from the cache when exact. `topics`: the announcements that
    * change its rows. `validUntil`: for rows whose choice depends on the clock (the current goal), the instant they may
    * change without any event; the caller passes its `now` and the cache serves an entry only between the `now` it was
-   * filled at and that instant.
+   * filled at and that instant. `users`: further users whose `topics` the rows depend on (a group's members, for a
+   * group-wide read); the entry is stale once any of them, or `userId`, is announced under one of the topics.
    */
   async read<T>(
-    key: { userId: string; read: string; query: string; topics: readonly ChangeTopic[]; now?: number },
+    key: {
+      userId: string;
+      read: string;
+      query: string;
+      topics: readonly ChangeTopic[];
+      users?: readonly string[];
+      now?: number;
+    },
     load: () => Promise<{ value: T; validUntil?: number }>,
   ): Promise<T> {
     const id = `${key.userId}\u0000${key.read}\u0000${key.query}`;
@@ -90,7 +98,7 @@ export class ReadCache {
         () => false,
       );
       // Judged after the barrier: announcements it delivered may have made the entry stale.
-      if (barrier && this.#fresh(found, key.userId, key.topics)) {
+      if (barrier && this.#fresh(found, key)) {
         this.#hits++;
         this.#entries.delete(id);
         this.#entries.set(id, found);
@@ -101,7 +109,7 @@ export class ReadCache {
     const filledAt = this.#tick;
     const { value, validUntil } = await load();
     const entry: Entry = { value, filledAt, validFrom: now, validUntil: validUntil ?? Number.POSITIVE_INFINITY };
-    if (this.#hub?.listening && this.#fresh(entry, key.userId, key.topics)) this.#store(id, entry);
+    if (this.#hub?.listening && this.#fresh(entry, key)) this.#store(id, entry);
     return value;
   }
 
@@ -140,8 +148,17 @@ export class ReadCache {
     return this.#barrier.get();
   }
 
-  #fresh(entry: Entry, userId: string, topics: readonly ChangeTopic[]): boolean {
+  #fresh(
+    entry: Entry,
+    key: { userId: string; topics: readonly ChangeTopic[]; users?: readonly string[] | undefined },
+  ): boolean {
     if (entry.filledAt < this.#floor) return false;
+    if (!this.#untouched(entry, key.userId, key.topics)) return false;
+    for (const userId of key.users ?? []) if (!this.#untouched(entry, userId, key.topics)) return false;
+    return true;
+  }
+
+  #untouched(entry: Entry, userId: string, topics: readonly ChangeTopic[]): boolean {
     for (const topic of topics) {
       const at = this.#invalidated.get(`${userId} ${topic}`);
       if (at !== undefined && at > entry.filledAt) return false;

@@ -66,54 +66,84 @@ function epochMs(instant: string): number {
   return Temporal.Instant.from(instant).epochMilliseconds;
 }
 
+/** One member's figures for the week, before names: what the leaderboards rank. */
+export interface MemberChallengeNumbers {
+  readonly current_streak: number;
+  readonly longest_streak: number;
+  readonly distance_km: number;
+  readonly fastest_5k: { readonly pace: number | null; readonly time: number | null };
+  readonly fastest_10k: { readonly pace: number | null; readonly time: number | null };
+}
+
 /**
- * The three challenge leaderboards of a group. `week` is the half-open range [from, to) of instants the caller
- * counts as "this week" (the group's week in its zone); runs of non-members are ignored.
+ * Each member's figures for the week (the half-open range [from, to) of instants the caller counts as "this week"),
+ * by user id; runs of non-members are ignored. Names play no part: `rankChallenges` adds them and orders.
  */
-export function challengeFigures(
-  members: readonly ChallengeMember[],
+export function challengeNumbers(
+  members: readonly Pick<ChallengeMember, 'user_id' | 'current_streak' | 'longest_streak'>[],
   runs: readonly ChallengeRun[],
   week: { readonly from: string; readonly to: string },
-): ChallengeFigures {
+): Map<string, MemberChallengeNumbers> {
   const from = epochMs(week.from);
   const to = epochMs(week.to);
   const inWeek = (r: ChallengeRun) => {
     const at = epochMs(r.started_at);
     return at >= from && at < to;
   };
-  // Grouped once: a group's runs are read per member three times below.
+  // Grouped once: a member's runs are read three times below.
   const byUser = new Map<string, ChallengeRun[]>();
   for (const run of runs) {
     const own = byUser.get(run.user_id);
     if (own) own.push(run);
     else byUser.set(run.user_id, [run]);
   }
-  const runsOf = (userId: string) => byUser.get(userId) ?? [];
+  const numbers = new Map<string, MemberChallengeNumbers>();
+  for (const m of members) {
+    const own = byUser.get(m.user_id) ?? [];
+    numbers.set(m.user_id, {
+      current_streak: m.current_streak,
+      longest_streak: m.longest_streak,
+      distance_km: own.filter(inWeek).reduce((sum, r) => sum + Math.max(0, Math.round(r.distance_km * 100)), 0) / 100,
+      fastest_5k: fastestOver(own, 5),
+      fastest_10k: fastestOver(own, 10),
+    });
+  }
+  return numbers;
+}
 
+const NO_NUMBERS: MemberChallengeNumbers = {
+  current_streak: 0,
+  longest_streak: 0,
+  distance_km: 0,
+  fastest_5k: { pace: null, time: null },
+  fastest_10k: { pace: null, time: null },
+};
+
+/**
+ * The three leaderboards from each member's figures (`challengeNumbers`) and their names, ties by name, then by the
+ * order of `members`. A member without figures counts as having none.
+ */
+export function rankChallenges(
+  members: readonly { readonly user_id: string; readonly display_name: string }[],
+  numbers: ReadonlyMap<string, MemberChallengeNumbers>,
+): ChallengeFigures {
+  const of = (userId: string) => numbers.get(userId) ?? NO_NUMBERS;
   const weeklyDistance = members
-    .map((m) => ({
-      user_id: m.user_id,
-      display_name: m.display_name,
-      distance_km:
-        runsOf(m.user_id)
-          .filter(inWeek)
-          .reduce((sum, r) => sum + Math.max(0, Math.round(r.distance_km * 100)), 0) / 100,
-    }))
+    .map((m) => ({ user_id: m.user_id, display_name: m.display_name, distance_km: of(m.user_id).distance_km }))
     .sort((a, b) => b.distance_km - a.distance_km || byName(a, b));
 
   const streaks = members
-    .map(({ user_id, display_name, current_streak, longest_streak }) => ({
+    .map(({ user_id, display_name }) => ({
       user_id,
       display_name,
-      current_streak,
-      longest_streak,
+      current_streak: of(user_id).current_streak,
+      longest_streak: of(user_id).longest_streak,
     }))
     .sort((a, b) => b.current_streak - a.current_streak || b.longest_streak - a.longest_streak || byName(a, b));
 
   const fastestPaces = members
     .map((m) => {
-      const five = fastestOver(runsOf(m.user_id), 5);
-      const ten = fastestOver(runsOf(m.user_id), 10);
+      const { fastest_5k: five, fastest_10k: ten } = of(m.user_id);
       return {
         user_id: m.user_id,
         display_name: m.display_name,
@@ -131,4 +161,16 @@ export function challengeFigures(
     );
 
   return { weeklyDistance, streaks, fastestPaces };
+}
+
+/**
+ * The three challenge leaderboards of a group. `week` is the half-open range [from, to) of instants the caller
+ * counts as "this week" (the group's week in its zone); runs of non-members are ignored.
+ */
+export function challengeFigures(
+  members: readonly ChallengeMember[],
+  runs: readonly ChallengeRun[],
+  week: { readonly from: string; readonly to: string },
+): ChallengeFigures {
+  return rankChallenges(members, challengeNumbers(members, runs, week));
 }

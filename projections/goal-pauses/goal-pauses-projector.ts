@@ -56,6 +56,9 @@ export const goalPausesProjector: Projector<'goal_pauses'> = {
     for (const event of pauseEvents(events)) {
       if (event.type === 'PersonalDataErased') {
         await sql`DELETE FROM ${sql.table(tables.goal_pauses)} WHERE user_id = ${event.data.userId}`.execute(tx);
+        // The paused weeks age a streak (a group's challenges cache it: read-cache.ts relies on the announcement).
+        announce(event.data.userId, 'goals');
+        announce(event.data.userId, 'streak');
         continue;
       }
       const d = event.data;

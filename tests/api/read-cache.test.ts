@@ -112,4 +112,115 @@ describe.each(databaseTargets())('hot reads from the read cache on %s', (target)
     await runtime.projections.waitFor((await runtime.store.headPosition())!, 10_000);
     expect((await as(alice)('GET', feed)).body.data).toHaveLength(aliceView + 1);
   });
+  it('GET /groups/:id/challenges: a mate’s run and its deletion, a join, a rename and a leave are each in the next read', async () => {
+    const path = `/groups/${groupId}/challenges`;
+    type Row = { user_id: string; display_name: string; distance_km: number };
+    const distanceOf = (data: { weeklyDistance: Row[] }, user: TestUser) =>
+      data.weeklyDistance.find((r) => r.user_id === user.id)?.distance_km;
+    const members = (data: { weeklyDistance: Row[] }) => data.weeklyDistance.map((r) => r.user_id).sort();
+    // Earlier tests' later events (XP, feed cards) announce other topics, but let them pass before warming up.
+    await settle(runtime);
+
+    // Bob's run changes Alice's entry through Bob's announcement (`runs`), not hers.
+    const before = (await warm(alice, path)).data;
+    const posted = await as(bob)('POST', '/runs', runBody('2026-11-18T09:00:00Z', 5));
+    expect(posted.status).toBe(201);
+    expect(distanceOf((await as(alice)('GET', path)).body.data, bob)).toBe(distanceOf(before, bob)! + 5);
+    await settle(runtime);
+    await warm(alice, path);
+    expect((await as(bob)('DELETE', `/runs/${posted.body.data.id}`)).status).toBe(200);
+    expect(distanceOf((await as(alice)('GET', path)).body.data, bob)).toBe(distanceOf(before, bob));
+
+    // A member joins: in the next read of a member whose answer was cached.
+    const carol = await createTestUser(runtime, 'carol');
+    await settle(runtime);
+    await warm(alice, path);
+    const code = (await as(alice)('GET', `/groups/${groupId}`)).body.data.invite_code;
+    expect((await as(carol)('POST', '/groups/join', { invite_code: code })).status).toBe(200);
+    expect(members((await as(alice)('GET', path)).body.data)).toEqual([alice.id, bob.id, carol.id].sort());
+
+    // A rename is read afresh on a hit: names are not in the entry (the accounts table announces nothing).
+    await settle(runtime); // the join's later events (XP, badges) announce `xp`: let them pass first
+    await warm(alice, path);
+    expect((await as(bob)('PATCH', '/auth/me', { display_name: 'Bobby' })).status).toBe(200);
+    const hitsBefore = hits();
+    const renamed = (await as(alice)('GET', path)).body.data;
+    expect(hits()).toBe(hitsBefore + 1);
+    expect(renamed.streaks.find((r: Row) => r.user_id === bob.id).display_name).toBe('Bobby');
+
+    // A member who left is refused with their answer still cached, as is someone who never joined; the others no
+    // longer see them.
+    const outsider = await createTestUser(runtime, 'outsider');
+    const refusal = await as(outsider)('GET', path);
+    expect(refusal.status).toBe(404);
+    await settle(runtime);
+    await warm(carol, path);
+    await warm(alice, path);
+    expect((await as(carol)('POST', `/groups/${groupId}/leave`)).status).toBe(200);
+    const left = await as(carol)('GET', path);
+    expect(left.status).toBe(404);
+    expect(left.body).toEqual(refusal.body);
+    expect(members((await as(alice)('GET', path)).body.data)).toEqual([alice.id, bob.id].sort());
+    expect((await as(outsider)('GET', path)).status).toBe(404);
+  });
+});
+
+/**
+ * A streak that changes inside the viewer's week and without a run: weeks settle from Monday 00:00 in New York
+ * (05:00 UTC) once over in the goal's zone, so a member in Kiritimati (UTC+14) has a missed week settled (WeekSettled,
+ * announced to the member as `streak` only) while a viewer in Honolulu (UTC−10) is still in that week, with the
+ * answer cached.
+ */
+describe.each(databaseTargets())('the challenges’ streaks from the read cache on %s', (target) => {
+  let runtime: TestRuntime;
+  let kiri: TestUser;
+  let hono: TestUser;
+  let path: string;
+  const as = (user: TestUser) => (method: string, p: string, body?: unknown) =>
+    runtime.request(method, p, { token: user.token, ...(body === undefined ? {} : { body }) });
+  const hits = () => runtime.readCache?.stats.hits ?? 0;
+  const moveTo = async (iso: string) => {
+    runtime.clock.set(iso);
+    kiri = await freshToken(runtime, kiri);
+    hono = await freshToken(runtime, hono);
+  };
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime(target, { now: '2026-11-13T12:00:00Z' });
+    kiri = await createTestUser(runtime, 'kiri', 'Pacific/Kiritimati');
+    hono = await createTestUser(runtime, 'hono', 'Pacific/Honolulu');
+    const group = await as(kiri)('POST', '/groups', { name: 'Date Line' });
+    path = `/groups/${group.body.data.id}/challenges`;
+    expect((await as(hono)('POST', '/groups/join', { invite_code: group.body.data.invite_code })).status).toBe(200);
+  }, 120_000);
+  afterAll(() => runtime?.close());
+
+  it('a member’s missed week settled before the viewer’s week ends is in the viewer’s next read', async () => {
+    const streakOf = (data: { streaks: { user_id: string; current_streak: number }[] }) =>
+      data.streaks.find((r) => r.user_id === kiri.id)?.current_streak;
+    // The week of Nov 9: completed, a streak of 1.
+    expect((await as(kiri)('POST', '/goals', { type: 'count', target_value: 1 })).status).toBe(201);
+    expect((await as(kiri)('POST', '/runs', runBody('2026-11-13T10:00:00Z', 3))).status).toBe(201);
+    await settle(runtime);
+    // The week of Nov 16: a goal, no run. Honolulu's answer cached with Kiri's streak alive.
+    await moveTo('2026-11-20T12:00:00Z');
+    await runtime.processes.tick();
+    await settle(runtime);
+    expect((await as(kiri)('POST', '/goals', { type: 'count', target_value: 1 })).status).toBe(201);
+    await settle(runtime);
+    const friday = (await as(hono)('GET', path)).body.data;
+    expect(friday.week_start).toBe('2026-11-16');
+    expect(streakOf(friday)).toBe(1);
+
+    // Monday 06:00 UTC: past settlement (01:00 in New York), Sunday 20:00 in Honolulu (the same week).
+    await moveTo('2026-11-23T06:00:00Z');
+    const before = hits();
+    expect((await as(hono)('GET', path)).body.data).toEqual(friday);
+    expect(hits()).toBe(before + 1);
+    await runtime.processes.tick();
+    await settle(runtime);
+    const sunday = (await as(hono)('GET', path)).body.data;
+    expect(sunday.week_start).toBe('2026-11-16');
+    expect(streakOf(sunday)).toBe(0);
+  });
 });

@@ -1,60 +1,23 @@
 import type { Kysely } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
-import { streakAsOf } from '../../../domain/gamification/streaks.ts';
 import { round2 } from '../../../domain/shared/units.ts';
 import { type WeekRange, weekContaining, weekStartingOn } from '../../../domain/shared/week.ts';
-import { challengeFigures } from '../../../domain/stats/challenges.ts';
-import { pausedWeeksOfUsers } from '../../../projections/goal-pauses/pause-queries.ts';
 import type { MemberRow } from '../../../projections/groups/group-queries.ts';
-import {
-  challengeRuns,
-  memberStreaks,
-  membersWhoMetGoal,
-  visibleMemberRuns,
-} from '../../../projections/groups/group-stats-queries.ts';
+import { membersWhoMetGoal, visibleMemberRuns } from '../../../projections/groups/group-stats-queries.ts';
+
+/** The last week worked out per zone: a zone's week is the same for every request until it ends. */
+const weeks = new Map<string, WeekRange>();
 
 /** The week containing `now` in the viewer's zone: a group has no zone of its own, so "this week" is the viewer's. */
 export function viewerWeek(now: Date, timeZone: string): WeekRange {
-  return weekContaining(Temporal.Instant.fromEpochMilliseconds(now.getTime()), timeZone);
-}
-
-/** §3 challenges response for `viewerId`: this week's distance, streaks (aged to this week), best 5k/10k paces. */
-export async function groupChallenges(
-  db: Kysely<object>,
-  groupId: string,
-  viewerId: string,
-  members: readonly MemberRow[],
-  week: WeekRange,
-) {
-  const range = { from: week.start.toString(), to: week.end.toString() };
-  const [streaks, runs, paused] = await Promise.all([
-    memberStreaks(db, groupId),
-    challengeRuns(db, groupId, viewerId, range),
-    // A paused week neither breaks nor extends a member's streak, here as on their own dashboard.
-    pausedWeeksOfUsers(
-      db,
-      members.map((m) => m.user_id),
-    ),
-  ]);
-  const challengeMembers = members.map((m) => {
-    const s = streaks.get(m.user_id);
-    const aged = streakAsOf(
-      {
-        current: s?.current_streak ?? 0,
-        longest: s?.longest_streak ?? 0,
-        lastCompletedWeek: s?.last_completed_week ?? null,
-      },
-      week.weekStart,
-      paused.get(m.user_id),
-    );
-    return {
-      user_id: m.user_id,
-      display_name: m.display_name,
-      current_streak: aged.current,
-      longest_streak: aged.longest,
-    };
-  });
-  return challengeFigures(challengeMembers, runs, range);
+  const at = now.getTime();
+  const known = weeks.get(timeZone);
+  if (known && known.start.epochMilliseconds <= at && at < known.end.epochMilliseconds) return known;
+  const week = weekContaining(Temporal.Instant.fromEpochMilliseconds(at), timeZone);
+  // Bounded by the zones in use (a few hundred exist); forgotten wholesale should anything pass odd ones.
+  if (weeks.size >= 1_000) weeks.clear();
+  weeks.set(timeZone, week);
+  return week;
 }
 
 /**

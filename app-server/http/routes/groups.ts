@@ -22,7 +22,8 @@ import { requireUser } from '../middleware/require-user.ts';
 import { readModelsAt } from '../read-your-writes.ts';
 import { commandContext, keyedRequest, limitQuery, parseRequest, pathId, readJson } from '../request.ts';
 import { groupJson, leaderboardJson } from './groups-json.ts';
-import { groupChallenges, groupRecap, viewerWeek } from './groups-stats.ts';
+import { groupChallenges } from './groups-challenges.ts';
+import { groupRecap, viewerWeek } from './groups-stats.ts';
 
 /** Refusals that count as a guess: no group has this code (or had, until it expired). */
 const WRONG_CODE = new Set(['invite_code_mismatch', 'invite_code_expired']);
@@ -165,14 +166,9 @@ export function groupsRoutes(deps: AppDeps) {
       return c.json({ success: true as const, data: leaderboardJson(members, userId) });
     })
     .get('/groups/:id/challenges', guard, async (c) => {
-      const groupId = pathId(c);
-      const userId = c.var.userId;
-      const data = await withGenericPlans(db, async (tx) => {
-        await memberOr404(groupId, userId, tx);
-        const week = viewerWeek(deps.clock.now(), await userTimeZone(tx, userId));
-        const figures = await groupChallenges(tx, groupId, userId, await groupMembers(tx, groupId), week);
-        return { week_start: week.weekStart, ...figures };
-      });
+      // Members and names read afresh, their figures from the read cache (groups-challenges.ts).
+      const data = await groupChallenges(db, deps.readCache, pathId(c), c.var.userId, deps.clock.now());
+      if (data === null) throw new HttpError(404, GROUP_NOT_FOUND);
       return c.json({ success: true as const, data });
     })
     .get('/groups/:id/recap', guard, async (c) => {
