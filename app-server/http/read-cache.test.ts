@@ -50,6 +50,32 @@ async function openCache(maxEntries = 100) {
 }
 
 describe('ReadCache', () => {
+  it('serves a group-wide entry until its user or one of the users it names is announced under its topics', async () => {
+    const { cache, fake } = await openCache();
+    const read = async (value: string) => {
+      const pending = cache.read(
+        { userId: 'viewer', read: 'r', query: 'g', topics: ['runs', 'groups'], users: ['m1', 'm2'] },
+        async () => ({ value }),
+      );
+      for (let i = 0; i < 5; i++) {
+        await Promise.resolve();
+        for (const barrier of fake.barriers.splice(0)) barrier.resolve();
+      }
+      return pending;
+    };
+    expect(await read('first')).toBe('first');
+    fake.announce('m3', 'runs'); // not a member
+    fake.announce('m2', 'goals'); // a member, another topic
+    expect(await read('second')).toBe('first');
+    fake.announce('m2', 'runs');
+    expect(await read('third')).toBe('third');
+    fake.announce('viewer', 'groups');
+    expect(await read('fourth')).toBe('fourth');
+    fake.announce('m1', 'groups');
+    expect(await read('fifth')).toBe('fifth');
+    expect(await read('sixth')).toBe('fifth');
+  });
+
   it('serves a filled entry until its user and topic are announced', async () => {
     const { cache, fake, read } = await openCache();
     expect(await read('u1', 'q', 'first')).toBe('first');

@@ -75,4 +75,13 @@ describe.each(postgres)('the read cache across two instances on %s', (target) =>
       expect(seen.reactions[emoji]).toBe(card.reactions[emoji] + 1);
     }
   });
+  it('GET /groups/:id/challenges through the other instance shows a group mate’s run at once', async () => {
+    await settle(first);
+    const path = `/groups/${groupId}/challenges`;
+    const bobs = (data: { weeklyDistance: { user_id: string; distance_km: number }[] }) =>
+      data.weeklyDistance.find((r) => r.user_id === bob.id)?.distance_km;
+    const before = bobs((await warm(alice, path)).data)!;
+    expect((await write(bob)('POST', '/runs', runBody('2026-11-18T06:00:00Z', 3))).status).toBe(201);
+    expect(bobs((await read(alice, path)).body.data)).toBe(before + 3);
+  });
 });
