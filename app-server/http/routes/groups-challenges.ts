@@ -34,8 +34,8 @@ interface ChallengeEntry {
   readonly numbers: ReadonlyMap<string, MemberChallengeNumbers>;
   /** Level and total XP per member: the members' order (groupMembers'), which ties in the leaderboards keep. */
   readonly standing: ReadonlyMap<string, { readonly level: number; readonly totalXp: number }>;
-  /** The last ranking and the names it was made with: the same names give the same answer. */
-  last: { readonly names: string; readonly figures: ChallengeFigures } | null;
+  /** The last answer (its JSON) and the names it was made with: the same names give the same answer. */
+  last: { readonly names: string; readonly body: Uint8Array<ArrayBuffer> } | null;
 }
 
 const CHALLENGE_TOPICS: readonly ChangeTopic[] = ['runs', 'streak', 'xp', 'groups'];
@@ -55,8 +55,8 @@ const MEMBERS_NOW = `SELECT m.user_id,
 type MemberNow = { user_id: string; display_name: string; viewer_time_zone: string | null };
 
 /**
- * The challenges answer for `viewerId`, or null when the viewer is not a member of the group (or there is none):
- * the caller answers 404 as for any group the caller cannot see.
+ * The challenges answer for `viewerId` as the response's JSON (`{ success, data }`), or null when the viewer is not a
+ * member of the group (or there is none): the caller answers 404 as for any group the caller cannot see.
  */
 export async function groupChallenges(
   db: Kysely<object>,
@@ -64,7 +64,7 @@ export async function groupChallenges(
   groupId: string,
   viewerId: string,
   now: Date,
-): Promise<({ week_start: string } & ChallengeFigures) | null> {
+): Promise<Uint8Array<ArrayBuffer> | null> {
   const { rows } = await db.executeQuery<MemberNow>(CompiledQuery.raw(MEMBERS_NOW, [groupId, viewerId]));
   const viewer = rows.find((m) => m.user_id === viewerId);
   if (!viewer) return null;
@@ -88,14 +88,19 @@ export async function groupChallenges(
       validUntil: week.end.epochMilliseconds,
     }),
   );
-  return { week_start: week.weekStart, ...ranked(entry, rows) };
+  return answer(entry, week.weekStart, rows);
 }
 
-/** The leaderboards from the entry and the names read now; the last ranking again when the names are the same. */
-function ranked(entry: ChallengeEntry, byName: readonly MemberNow[]): ChallengeFigures {
+const utf8 = new TextEncoder();
+
+/**
+ * The answer from the entry and the names read now, serialised once: the same names (the entry's week and members are
+ * its key) give the same bytes, so a hit with unchanged names neither ranks nor serialises again.
+ */
+function answer(entry: ChallengeEntry, weekStart: string, byName: readonly MemberNow[]): Uint8Array<ArrayBuffer> {
   let names = '';
   for (const m of byName) names += `${m.user_id}\u0000${m.display_name}\u0000`;
-  if (entry.last?.names === names) return entry.last.figures;
+  if (entry.last?.names === names) return entry.last.body;
   // groupMembers' order: level, then XP, both descending; the database's name-then-id order within (a stable sort).
   const standing = (id: string) => entry.standing.get(id) ?? { level: 1, totalXp: 0 };
   const members = [...byName].sort(
@@ -103,9 +108,13 @@ function ranked(entry: ChallengeEntry, byName: readonly MemberNow[]): ChallengeF
       standing(b.user_id).level - standing(a.user_id).level ||
       standing(b.user_id).totalXp - standing(a.user_id).totalXp,
   );
-  const figures = rankChallenges(members, entry.numbers);
-  entry.last = { names, figures };
-  return figures;
+  const data: { week_start: string } & ChallengeFigures = {
+    week_start: weekStart,
+    ...rankChallenges(members, entry.numbers),
+  };
+  const body = utf8.encode(JSON.stringify({ success: true, data }));
+  entry.last = { names, body };
+  return body;
 }
 
 /**

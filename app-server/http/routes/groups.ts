@@ -166,10 +166,10 @@ export function groupsRoutes(deps: AppDeps) {
       return c.json({ success: true as const, data: leaderboardJson(members, userId) });
     })
     .get('/groups/:id/challenges', guard, async (c) => {
-      // Members and names read afresh, their figures from the read cache (groups-challenges.ts).
-      const data = await groupChallenges(db, deps.readCache, pathId(c), c.var.userId, deps.clock.now());
-      if (data === null) throw new HttpError(404, GROUP_NOT_FOUND);
-      return c.json({ success: true as const, data });
+      // Members and names read afresh, their figures from the read cache, the JSON made once (groups-challenges.ts).
+      const body = await groupChallenges(db, deps.readCache, pathId(c), c.var.userId, deps.clock.now());
+      if (body === null) throw new HttpError(404, GROUP_NOT_FOUND);
+      return c.body(body, 200, { 'Content-Type': 'application/json' });
     })
     .get('/groups/:id/recap', guard, async (c) => {
       const groupId = pathId(c);
