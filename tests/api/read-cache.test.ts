@@ -163,6 +163,34 @@ describe.each(databaseTargets())('hot reads from the read cache on %s', (target)
     expect(members((await as(alice)('GET', path)).body.data)).toEqual([alice.id, bob.id].sort());
     expect((await as(outsider)('GET', path)).status).toBe(404);
   });
+  it('GET /groups/:id/challenges: ties keep the members’ order (level, XP, name, id), as before the cache', async () => {
+    const twins = [
+      await createTestUser(runtime, 'twin'),
+      await createTestUser(runtime, 'twin'),
+      await createTestUser(runtime, 'twin'),
+    ];
+    const group = await as(twins[0]!)('POST', '/groups', { name: 'Twins' });
+    const code = group.body.data.invite_code;
+    for (const twin of twins.slice(1)) {
+      expect((await as(twin)('POST', '/groups/join', { invite_code: code })).status).toBe(200);
+    }
+    // The twin last by id runs (3 km: no 5k): their XP puts them first in the members' order; streaks (all 0) and
+    // fastest paces (all none) tie, so those boards keep that order, not the id order.
+    const runner = [...twins].sort((a, b) => (a.id < b.id ? 1 : -1))[0]!;
+    expect((await as(runner)('POST', '/runs', runBody('2026-11-18T07:30:00Z', 3))).status).toBe(201);
+    await settle(runtime);
+    const id = group.body.data.id;
+    const order = (await as(twins[0]!)('GET', `/groups/${id}/leaderboard`)).body.data.map(
+      (m: { user_id: string }) => m.user_id,
+    );
+    expect(order[0]).toBe(runner.id);
+    for (let read = 0; read < 2; read++) {
+      const data = (await as(twins[0]!)('GET', `/groups/${id}/challenges`)).body.data;
+      for (const board of [data.streaks, data.fastestPaces]) {
+        expect(board.map((r: { user_id: string }) => r.user_id)).toEqual(order);
+      }
+    }
+  });
 });
 
 /**
