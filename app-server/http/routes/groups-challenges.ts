@@ -25,8 +25,10 @@ import { viewerWeek } from './groups-stats.ts';
  * projector, whose paused weeks age a streak), their level and XP (`xp`, the gamification projector), the membership
  * (`groups`, the groups projector, to every member and to one who left). The entry watches those topics for the viewer
  * and every member (`users`), and its key holds the member ids read this request, the week and the zone: a member
- * who joined or left, or another week, is another key. Names are not in the entry: they come from the accounts table,
- * which no projection announces (a rename, an erasure's "Deleted user"), so they are read every time, as GET /feed's.
+ * who joined or left, or another week, is another key. (`groups` still matters: a change committed between this
+ * request's read of the members and the fill's own reads gives the key's members the other membership's figures.)
+ * Names are not in the entry: they come from the accounts table, which no projection announces (a rename, an
+ * erasure's "Deleted user"), so they are read every time, as GET /feed's.
  */
 
 /** The cached part of the answer for one viewer, group, week and member set. */
