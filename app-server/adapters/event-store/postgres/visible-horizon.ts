@@ -10,6 +10,12 @@
  * an in-progress id it cannot place (its backend has ended since, the role may not see other sessions' ids, a
  * prepared transaction) still holds the horizon back, so an event is never passed before it is visible.
  * STABLE, so it sees the calling statement's snapshot; call it once per statement (`(select es_visible_horizon())`).
+ *
+ * Not monotone from one statement to the next: a transaction of another database that ends after a statement took
+ * its snapshot but before it looked at the sessions cannot be placed, so that one statement's horizon stops at it,
+ * below what an earlier statement saw. What one statement shows is complete up to its own horizon, never up to an
+ * earlier statement's: a reader that moves past "everything up to the head" must read the head and the events in one
+ * statement (readAllToHead, read-events.ts). The engine once read them in two and lost events under load.
  */
 export const visibleHorizonFunctionSql = `
 create or replace function es_visible_horizon() returns bigint
