@@ -13,6 +13,17 @@ type Stored =
   | { ok: true; value: unknown }
   | { ok: false; error: { code: PaymentErrorCode; message: string; providerCode?: string | null } };
 
+/** The hash a key's first request is kept under (the same request gives the same hash, whatever its keys' order). */
+export function hashRequest(request: { operation: string } & Record<string, unknown>): string {
+  return createHash('sha256').update(stableJson(request)).digest('hex');
+}
+
+/** A successful first answer as runIdempotent stores it for its key (see claimed-payment.ts). */
+export function storedSuccess(value: unknown): string {
+  const stored: Stored = { ok: true, value };
+  return JSON.stringify(stored);
+}
+
 /** Stripe forgets keys after 24 hours; so does the local gateway, so callers must cope with it in tests too. */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 3_600_000;
 
@@ -31,7 +42,7 @@ export async function runIdempotent<T>(
   now: Date,
   run: (tx: LocalTx) => Promise<T>,
 ): Promise<T> {
-  const requestHash = createHash('sha256').update(stableJson(request)).digest('hex');
+  const requestHash = hashRequest(request);
   const stored = await db.transaction().execute(async (tx): Promise<Stored> => {
     const claimed = await tx
       .insertInto('payments_local_idempotency')

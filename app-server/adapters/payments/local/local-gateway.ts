@@ -1,7 +1,6 @@
 import type { Clock } from '../../../clock.ts';
 import type { Db } from '../../../db/database.ts';
 import { assertChargeAmount, assertIdempotencyKey } from '../amounts.ts';
-import { holdWindowMs } from '../hold-windows.ts';
 import { PaymentGatewayError, WebhookSignatureError } from '../payment-errors.ts';
 import type {
   CaptureHoldInput,
@@ -22,8 +21,10 @@ import type {
   SetupIntentCreated,
 } from '../payment-gateway.ts';
 import { normaliseWebhookEvent } from '../webhook-event.ts';
-import { type LocalDb, type LocalTx, runIdempotent } from './idempotency.ts';
+import { claimAndWrite, readUsableCard } from './claimed-payment.ts';
+import { hashRequest, type LocalDb, type LocalTx, runIdempotent } from './idempotency.ts';
 import {
+  eventRow,
   expireIfLapsed,
   loadPaymentIntent,
   newId,
@@ -32,9 +33,10 @@ import {
   savePaymentIntent,
   toSnapshot,
 } from './payment-intent-rows.ts';
+import { type PaymentInput, type PaymentPlan, planCharge, planHold, type ResolvedCard } from './payment-plan.ts';
 import type { CardBehaviour, LocalPaymentTables } from './tables.ts';
 import { authenticateSetup, confirmSetup, findSetupIntentBySecret, type LocalSetupIntent } from './setup-intents.ts';
-import { declineOf, findTestCard } from './test-cards.ts';
+import { findTestCard } from './test-cards.ts';
 import { signWebhook, verifyWebhook } from './webhook-signature.ts';
 
 export type LocalGatewayOptions = {
@@ -43,6 +45,13 @@ export type LocalGatewayOptions = {
   /** Secret that signs the local gateway's webhook events (any string; `whsec_…` by convention). */
   readonly webhookSecret: string;
   readonly webhookToleranceSeconds?: number;
+  /**
+   * False sends every hold and charge through runIdempotent's transaction (nine statements) instead of the two of
+   * claimed-payment.ts: the reference the twin tests compare the short way with. Default true.
+   */
+  readonly paymentsInTwoStatements?: boolean;
+  /** How many lapsed holds one step of the sweep lets go (default 1,000; tests use small chunks). */
+  readonly sweepChunk?: number;
 };
 
 /** A webhook event ready to POST to our own endpoint: the raw body and its signature, signed at delivery time. */
@@ -54,12 +63,10 @@ export type LocalWebhookDelivery = {
   readonly signatureHeader: string;
 };
 
-type PaymentInput = {
-  customerId: string;
-  paymentMethodId: string;
-  amountCents: number;
-  metadata: Readonly<Record<string, string>>;
-};
+/** How many lapsed holds one step of the sweep lets go. */
+const SWEEP_CHUNK = 1000;
+
+const deadlineOf = (row: PaymentIntentRow): number => row.capture_before?.getTime() ?? 0;
 
 /**
  * The payments port without a processor, for development, demo mode and tests. State lives in the database
@@ -74,12 +81,16 @@ export class LocalPaymentGateway implements PaymentGateway {
   readonly #clock: Clock;
   readonly #webhookSecret: string;
   readonly #tolerance: number;
+  readonly #twoStatements: boolean;
+  readonly #sweepChunk: number;
 
   constructor(options: LocalGatewayOptions) {
     this.#db = options.db.withTables<LocalPaymentTables>() as unknown as LocalDb;
     this.#clock = options.clock;
     this.#webhookSecret = options.webhookSecret;
     this.#tolerance = options.webhookToleranceSeconds ?? 300;
+    this.#twoStatements = options.paymentsInTwoStatements ?? true;
+    this.#sweepChunk = options.sweepChunk ?? SWEEP_CHUNK;
   }
 
   async ensureCustomer({ userId, email }: EnsureCustomerInput): Promise<{ customerId: string }> {
@@ -162,18 +173,7 @@ export class LocalPaymentGateway implements PaymentGateway {
     assertIdempotencyKey(input.idempotencyKey);
     const customerPresent = input.customerPresent ?? false;
     const request = { operation: 'placeHold', ...paymentRequest(input), customerPresent };
-    return runIdempotent(this.#db, input.idempotencyKey, request, this.#clock.now(), async (tx) => {
-      const { row, behaviour } = await this.#createPaymentIntent(tx, input, 'manual', customerPresent);
-      if (behaviour === 'succeeds') {
-        return {
-          status: 'held',
-          paymentIntentId: row.id,
-          amountCents: row.amount,
-          captureBefore: iso(row.capture_before),
-        };
-      }
-      return this.#refusal(tx, row, behaviour, customerPresent);
-    });
+    return this.#createPaymentIntent(input, request, (card, now) => planHold(input, card, customerPresent, now));
   }
 
   async captureHold(input: CaptureHoldInput): Promise<CaptureResult> {
@@ -289,12 +289,7 @@ export class LocalPaymentGateway implements PaymentGateway {
     assertChargeAmount(input.amountCents);
     assertIdempotencyKey(input.idempotencyKey);
     const request = { operation: 'chargeOffSession', ...paymentRequest(input) };
-    return runIdempotent(this.#db, input.idempotencyKey, request, this.#clock.now(), async (tx) => {
-      const { row, behaviour } = await this.#createPaymentIntent(tx, input, 'automatic', false);
-      if (behaviour === 'succeeds')
-        return { status: 'succeeded', paymentIntentId: row.id, amountCents: row.amount_received };
-      return this.#refusal(tx, row, behaviour, false);
-    });
+    return this.#createPaymentIntent(input, request, (card, now) => planCharge(input, card, now));
   }
 
   async retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntentSnapshot> {
@@ -340,19 +335,51 @@ export class LocalPaymentGateway implements PaymentGateway {
       .execute();
   }
 
-  /** Lets every hold past its deadline lapse now (each sends `payment_intent.canceled`); returns how many. */
+  /**
+   * Lets every hold past its deadline lapse now (each sends `payment_intent.canceled`, dated at its deadline); returns
+   * how many this sweep let lapse. A thousand holds at a time, in four statements: one UPDATE cancels them (rechecking
+   * each row's status under its lock, as expireIfLapsed does, so a hold that a concurrent call let lapse or captured
+   * is left alone) and one INSERT records their events, in the order of their deadlines.
+   */
   async sweepExpiredHolds(): Promise<number> {
     const now = this.#clock.now();
-    const due = await this.#db
-      .selectFrom('payments_local_payment_intents')
-      .select('id')
-      .where('status', '=', 'requires_capture')
-      .where('capture_before', '<=', now)
-      .execute();
-    for (const { id } of due) {
-      await this.#db.transaction().execute(async (tx) => expireIfLapsed(tx, await loadPaymentIntent(tx, id), now));
+    let swept = 0;
+    for (;;) {
+      const lapsed = await this.#db.transaction().execute(async (tx) => {
+        const rows = await tx
+          .updateTable('payments_local_payment_intents')
+          .set((eb) => ({
+            status: 'canceled',
+            amount_capturable: 0,
+            cancellation_reason: 'automatic',
+            updated_at: eb.ref('capture_before') as never,
+          }))
+          .where('status', '=', 'requires_capture')
+          .where('capture_before', '<=', now)
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('payments_local_payment_intents')
+              .select('id')
+              .where('status', '=', 'requires_capture')
+              .where('capture_before', '<=', now)
+              .orderBy('capture_before')
+              .orderBy('id')
+              .limit(this.#sweepChunk),
+          )
+          .returningAll()
+          .execute();
+        rows.sort((a, b) => deadlineOf(a) - deadlineOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        if (rows.length > 0) {
+          await tx
+            .insertInto('payments_local_events')
+            .values(rows.map((row) => eventRow('payment_intent.canceled', row, row.capture_before ?? now)))
+            .execute();
+        }
+        return rows.length;
+      });
+      swept += lapsed;
+      if (lapsed < this.#sweepChunk) return swept;
     }
-    return due.length;
   }
 
   /** Recorded webhook events after `afterSequence`, in order, each signed now (as a delivery attempt would be). */
@@ -373,73 +400,33 @@ export class LocalPaymentGateway implements PaymentGateway {
     }));
   }
 
-  // Creates and confirms a PaymentIntent the way the card behaves; the row is written before the answer is known,
-  // as at Stripe, where a declined PaymentIntent exists (requires_payment_method) and can be retrieved.
-  async #createPaymentIntent(
-    tx: LocalTx,
-    input: PaymentInput,
-    captureMethod: 'manual' | 'automatic',
-    customerPresent: boolean,
-  ): Promise<{ row: PaymentIntentRow; behaviour: CardBehaviour }> {
-    const card = await resolveCard(tx, input.customerId, input.paymentMethodId);
+  // A hold or a charge: a new PaymentIntent, created and confirmed the way the card behaves (payment-plan.ts). The usual
+  // case (a new key, a usable card) takes two statements (claimed-payment.ts); any other goes through runIdempotent,
+  // which replays a known key's first answer, or stores the refusal, exactly as before.
+  async #createPaymentIntent<A>(
+    input: PaymentInput & { readonly idempotencyKey: string },
+    request: { operation: string } & Record<string, unknown>,
+    planFor: (card: ResolvedCard, now: Date) => PaymentPlan<A>,
+  ): Promise<A> {
     const now = this.#clock.now();
-    const id = newId('pi');
-    const succeeds = card.behaviour === 'succeeds';
-    const row: PaymentIntentRow = {
-      id,
-      customer_id: input.customerId,
-      payment_method_id: input.paymentMethodId,
-      amount: input.amountCents,
-      amount_capturable: succeeds && captureMethod === 'manual' ? input.amountCents : 0,
-      amount_received: succeeds && captureMethod === 'automatic' ? input.amountCents : 0,
-      capture_method: captureMethod,
-      status: succeeds ? (captureMethod === 'manual' ? 'requires_capture' : 'succeeded') : 'requires_payment_method',
-      client_secret: `${id}_secret_${newId('s').slice(2)}`,
-      capture_before:
-        succeeds && captureMethod === 'manual'
-          ? new Date(now.getTime() + holdWindowMs(card.brand, customerPresent))
-          : null,
-      last_error_code: null,
-      cancellation_reason: null,
-      metadata: { ...input.metadata },
-      created_at: now,
-      updated_at: now,
-    };
-    await tx
-      .insertInto('payments_local_payment_intents')
-      .values({ ...row, metadata: JSON.stringify(row.metadata) })
-      .execute();
-    await recordEvent(tx, 'payment_intent.created', row, now);
-    if (succeeds) {
-      const type = captureMethod === 'manual' ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded';
-      await recordEvent(tx, type, row, now);
+    const card = this.#twoStatements ? await readUsableCard(this.#db, input) : null;
+    if (card !== null) {
+      const plan = planFor(card, now);
+      const claim = { key: input.idempotencyKey, requestHash: hashRequest(request), now };
+      if (await claimAndWrite(this.#db, claim, plan)) return plan.answer;
     }
-    return { row, behaviour: card.behaviour };
-  }
-
-  // A card that did not pay: on-session 3-D Secure leaves the PaymentIntent waiting for the runner (requires_action);
-  // off-session it fails outright, as Stripe does with `authentication_required`.
-  async #refusal(
-    tx: LocalTx,
-    row: PaymentIntentRow,
-    behaviour: Exclude<CardBehaviour, 'succeeds'>,
-    customerPresent: boolean,
-  ): Promise<Extract<HoldResult, { status: 'declined' | 'authentication_required' }>> {
-    const now = this.#clock.now();
-    if (behaviour === 'authentication_required' && customerPresent) {
-      const waiting: PaymentIntentRow = { ...row, status: 'requires_action', updated_at: now };
-      await savePaymentIntent(tx, waiting);
-      await recordEvent(tx, 'payment_intent.requires_action', waiting, now);
-      return { status: 'authentication_required', paymentIntentId: row.id, clientSecret: row.client_secret };
-    }
-    const decline = declineOf(behaviour);
-    const failed: PaymentIntentRow = { ...row, last_error_code: decline.declineCode, updated_at: now };
-    await savePaymentIntent(tx, failed);
-    await recordEvent(tx, 'payment_intent.payment_failed', failed, now);
-    if (behaviour === 'authentication_required') {
-      return { status: 'authentication_required', paymentIntentId: row.id, clientSecret: row.client_secret };
-    }
-    return { status: 'declined', paymentIntentId: row.id, declineCode: decline.declineCode, message: decline.message };
+    return runIdempotent(this.#db, input.idempotencyKey, request, now, async (tx) => {
+      const plan = planFor(await resolveCard(tx, input.customerId, input.paymentMethodId), now);
+      await tx
+        .insertInto('payments_local_payment_intents')
+        .values({ ...plan.row, metadata: JSON.stringify(plan.row.metadata) })
+        .execute();
+      await tx
+        .insertInto('payments_local_events')
+        .values(plan.events.map((e) => eventRow(e.type, e.row, now)))
+        .execute();
+      return plan.answer;
+    });
   }
 }
 
@@ -462,11 +449,7 @@ async function requireCustomer(tx: LocalTx, customerId: string): Promise<void> {
 }
 
 // A saved card must be this customer's; a Stripe test token (pm_card_visa…) may be used directly, as at Stripe.
-async function resolveCard(
-  tx: LocalTx,
-  customerId: string,
-  paymentMethodId: string,
-): Promise<{ brand: string; behaviour: CardBehaviour }> {
+async function resolveCard(tx: LocalTx, customerId: string, paymentMethodId: string): Promise<ResolvedCard> {
   await requireCustomer(tx, customerId);
   const saved = await tx
     .selectFrom('payments_local_payment_methods')
@@ -482,9 +465,4 @@ async function resolveCard(
   const token = paymentMethodId.startsWith('pm_card_') ? findTestCard(paymentMethodId) : null;
   if (!token) throw new PaymentGatewayError('not_found', `No such PaymentMethod: '${paymentMethodId}'`);
   return token;
-}
-
-function iso(date: Date | null): string {
-  if (date === null) throw new PaymentGatewayError('provider_error', 'A hold without a deadline.');
-  return date.toISOString();
 }

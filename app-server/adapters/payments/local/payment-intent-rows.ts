@@ -60,8 +60,11 @@ export async function savePaymentIntent(tx: LocalTx, row: PaymentIntentRow): Pro
     .execute();
 }
 
-/** Records a webhook event carrying the PaymentIntent as it now stands (Stripe's snapshot events). */
-export async function recordEvent(tx: LocalTx, type: string, pi: PaymentIntentRow, at: Date): Promise<void> {
+/** A webhook event's row, carrying the PaymentIntent as it now stands (Stripe's snapshot events). */
+export type LocalEventInsert = { id: string; type: string; payment_intent_id: string; body: string; created_at: Date };
+
+/** The row that records a webhook event about `pi` (its body is what a delivery signs). */
+export function eventRow(type: string, pi: PaymentIntentRow, at: Date): LocalEventInsert {
   const id = newId('evt');
   const body = JSON.stringify({
     id,
@@ -72,9 +75,14 @@ export async function recordEvent(tx: LocalTx, type: string, pi: PaymentIntentRo
     type,
     data: { object: stripeShape(pi) },
   });
+  return { id, type, payment_intent_id: pi.id, body, created_at: at };
+}
+
+/** Records a webhook event carrying the PaymentIntent as it now stands (Stripe's snapshot events). */
+export async function recordEvent(tx: LocalTx, type: string, pi: PaymentIntentRow, at: Date): Promise<void> {
   await tx
     .insertInto('payments_local_events')
-    .values({ id, type, payment_intent_id: pi.id, body, created_at: at })
+    .values(eventRow(type, pi, at))
     .execute();
 }
 
