@@ -146,12 +146,13 @@ export interface EventStore<Tx = unknown> {
   /** Reads one stream; an absent stream reads as []. */
   readStream(streamId: string, options?: ReadStreamOptions<Tx>): Promise<RecordedEvent[]>;
   /**
-   * Reads several whole streams at once (one query on PostgreSQL), forwards: every id given is a key of the answer,
-   * an absent stream with [].
+   * Reads several streams at once (one query on PostgreSQL), forwards: every id given is a key of the answer, an
+   * absent stream with []. Each stream is read whole, or from its revision in `fromRevisions` (inclusive): what a
+   * reader holding snapshots needs, the events after each snapshot.
    */
   readStreams(
     streamIds: readonly string[],
-    options?: { readonly transaction?: Tx },
+    options?: { readonly transaction?: Tx; readonly fromRevisions?: ReadonlyMap<string, number> },
   ): Promise<Map<string, RecordedEvent[]>>;
   /** Reads the global log forwards in commit order; never returns an event a still-open transaction may precede. */
   readAll(options?: ReadAllOptions<Tx>): Promise<RecordedEvent[]>;

@@ -140,6 +140,36 @@ describe.each(targets)('event store contract: $name', (target) => {
     for (const id of [a, b, c]) expect(read.get(id)).toEqual(await store.readStream(id));
   });
 
+  it('reads many streams each from its own revision, as reading each one from it does', async () => {
+    const prefix = uniquePrefix('many-from');
+    const [a, b, c, whole] = [`${prefix}-a`, `${prefix}-b`, `${prefix}-c`, `${prefix}-whole`];
+    await store.appendToStreams([
+      { streamId: a, events: numberedEvents(5) },
+      { streamId: b, events: numberedEvents(2) },
+      { streamId: c, events: numberedEvents(3) },
+      { streamId: whole, events: numberedEvents(2) },
+    ]);
+    // From the middle, from past the end, from 0, and (not in the map) the whole stream; an absent stream is [].
+    const fromRevisions = new Map([
+      [a, 3],
+      [b, 2],
+      [c, 0],
+      [`${prefix}-absent`, 4],
+    ]);
+    const ids = [a, b, c, whole, `${prefix}-absent`];
+    const read = await store.readStreams(ids, { fromRevisions });
+    expect([...read.keys()].sort()).toEqual([...ids].sort());
+    expect(read.get(a)!.map((e) => e.streamRevision)).toEqual([3, 4]);
+    expect(dataOf(read.get(a)!)).toEqual([3, 4].map((n) => ({ n })));
+    expect(read.get(b)).toEqual([]);
+    expect(read.get(whole)!.map((e) => e.streamRevision)).toEqual([0, 1]);
+    expect(read.get(`${prefix}-absent`)).toEqual([]);
+    for (const id of ids) {
+      const fromRevision = fromRevisions.get(id);
+      expect(read.get(id)).toEqual(await store.readStream(id, fromRevision === undefined ? {} : { fromRevision }));
+    }
+  });
+
   it('refuses a multi-stream append whose expected version does not hold, naming the stream', async () => {
     const prefix = uniquePrefix('many-ev');
     const [ok, stale] = [`${prefix}-a`, `${prefix}-b`];

@@ -67,8 +67,13 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
       }
       return results;
     },
-    async readStreams(streamIds) {
-      const entries = await Promise.all(streamIds.map(async (id) => [id, await store.readStream(id)] as const));
+    async readStreams(streamIds, readOptions = {}) {
+      const entries = await Promise.all(
+        streamIds.map(async (id) => {
+          const fromRevision = readOptions.fromRevisions?.get(id);
+          return [id, await store.readStream(id, fromRevision === undefined ? {} : { fromRevision })] as const;
+        }),
+      );
       return new Map(entries);
     },
     async appendToStream(streamId, events, appendOptions = {}) {

@@ -66,7 +66,7 @@ export function createPostgresEventStore(
       }
     },
     readStreams: async (streamIds, readOptions = {}) =>
-      readStreamsRows(readOptions.transaction ?? db, streamIds, upcast),
+      readStreamsRows(readOptions.transaction ?? db, streamIds, upcast, readOptions.fromRevisions),
     readStream: (streamId, readOptions = {}) =>
       readStreamRows(readOptions.transaction ?? db, streamId, readOptions, upcast),
     // A rebuild's final catch-up reads inside its own transaction (on PGlite another connection would wait for it).

@@ -162,18 +162,29 @@ function toRecordedEvents(rows: readonly EventRow[], upcast: UpcastFn | null): R
   return events;
 }
 
-/** Reads several whole streams in one query; every id asked for is a key of the answer (absent streams: []). */
+/**
+ * Reads several streams in one query, each whole or from its revision in `fromRevisions`; every id asked for is a key
+ * of the answer (absent streams: []).
+ */
 export async function readStreamsRows(
   db: Kysely<object>,
   streamIds: readonly string[],
   upcast: UpcastFn | null,
+  fromRevisions?: ReadonlyMap<string, number>,
 ): Promise<Map<string, RecordedEvent[]>> {
   const byStream = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
   if (streamIds.length === 0) return byStream;
-  const { rows } = await sql<EventRow>`
-    select ${columns} from es_events
-    where stream_id = any(${[...new Set(streamIds)]}::text[])
-    order by stream_id, stream_revision`.execute(db);
+  const ids = [...new Set(streamIds)];
+  const { rows } = fromRevisions?.size
+    ? await sql<EventRow>`
+        select ${columns} from es_events
+        join unnest(${ids}::text[], ${ids.map((id) => fromRevisions.get(id) ?? 0)}::bigint[]) as f(id, from_revision)
+          on stream_id = f.id and stream_revision >= f.from_revision
+        order by stream_id, stream_revision`.execute(db)
+    : await sql<EventRow>`
+        select ${columns} from es_events
+        where stream_id = any(${ids}::text[])
+        order by stream_id, stream_revision`.execute(db);
   for (const event of toRecordedEvents(rows, upcast)) byStream.get(event.streamId)!.push(event);
   return byStream;
 }
