@@ -47,6 +47,14 @@ export class DecisionBatch<Command, Event extends DomainEvent, State> {
     }
   }
 
+  /**
+   * Takes a stream's state as the caller read it (from a snapshot and the events after it, say) instead of reading the
+   * whole stream; `expectedVersion` is the revision that state includes.
+   */
+  seed(streamId: string, state: State, expectedVersion: ExpectedVersion): void {
+    if (!this.#streams.has(streamId)) this.#streams.set(streamId, { state, expectedVersion, pending: [] });
+  }
+
   /** The state in memory (read from the store first when needed), with the events decided so far folded in. */
   async state(streamId: string): Promise<State> {
     await this.load([streamId]);

@@ -45,6 +45,61 @@ export async function loadWithSnapshot<C, E, S, J>(
   return { state, expectedVersion: last >= 0 ? last : 'no_stream', snapshotRevision };
 }
 
+/**
+ * Many streams' states at once, each as loadWithSnapshot gives it: their newest snapshots in one query, and the events
+ * after each snapshot in one more (readStreams, each stream from its own revision). Every id asked for is a key.
+ */
+export async function loadManyWithSnapshots<C, E, S, J>(
+  store: EventStore<Tx>,
+  tx: Tx,
+  decider: Decider<C, E, S>,
+  codec: SnapshotCodec<S, J>,
+  streamIds: readonly string[],
+): Promise<Map<string, SnapshotLoaded<S>>> {
+  const ids = [...new Set(streamIds)];
+  const loaded = new Map<string, SnapshotLoaded<S>>();
+  if (ids.length === 0) return loaded;
+  const { rows } = await sql<{ stream_id: string; revision: string | number; state: J }>`
+    SELECT stream_id, revision, state FROM stream_snapshots
+    WHERE stream_id = ANY(${ids}::text[]) AND version = ${codec.version}`.execute(tx);
+  const snapshots = new Map(rows.map((r) => [r.stream_id, r]));
+  const fromRevisions = new Map(rows.map((r) => [r.stream_id, Number(r.revision) + 1]));
+  const after = await store.readStreams(ids, { transaction: tx, fromRevisions });
+  for (const id of ids) {
+    const snapshot = snapshots.get(id);
+    const snapshotRevision = snapshot ? Number(snapshot.revision) : -1;
+    let state = snapshot ? codec.decode(snapshot.state) : decider.initialState;
+    const events = after.get(id) ?? [];
+    for (const e of events) state = decider.evolve(state, { type: e.type, data: e.data } as E);
+    const last = events.at(-1)?.streamRevision ?? snapshotRevision;
+    loaded.set(id, { state, expectedVersion: last >= 0 ? last : 'no_stream', snapshotRevision });
+  }
+  return loaded;
+}
+
+/** snapshotIfDue for many streams, in one statement. */
+export async function snapshotsIfDue<S, J>(
+  tx: Tx,
+  codec: SnapshotCodec<S, J>,
+  written: readonly {
+    readonly streamId: string;
+    readonly loaded: { readonly snapshotRevision: number };
+    readonly state: S;
+    readonly revision: number;
+  }[],
+): Promise<void> {
+  const due = written.filter((w) => w.revision - w.loaded.snapshotRevision >= codec.every);
+  if (due.length === 0) return;
+  await sql`
+    INSERT INTO stream_snapshots (stream_id, version, revision, state)
+    SELECT s.stream_id, ${codec.version}, s.revision, s.state::jsonb
+    FROM unnest(${due.map((d) => d.streamId)}::text[], ${due.map((d) => d.revision)}::bigint[],
+                ${due.map((d) => JSON.stringify(codec.encode(d.state)))}::text[]) AS s(stream_id, revision, state)
+    ON CONFLICT (stream_id) DO UPDATE SET version = EXCLUDED.version, revision = EXCLUDED.revision,
+      state = EXCLUDED.state, taken_at = now()
+    WHERE stream_snapshots.version <> EXCLUDED.version OR stream_snapshots.revision < EXCLUDED.revision`.execute(tx);
+}
+
 /** Writes the state at `revision` as the stream's snapshot when `codec.every` events were appended since the last. */
 export async function snapshotIfDue<S, J>(
   tx: Tx,

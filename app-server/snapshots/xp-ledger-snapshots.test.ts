@@ -6,7 +6,13 @@ import type { XpLedgerCommand } from '../../domain/xp/commands.ts';
 import { xpCommand } from '../../domain/xp/testing/xp-arbitraries.ts';
 import { streams } from '../../domain/shared/streams.ts';
 import { processMetadata } from '../commands/event-metadata.ts';
-import { loadXpLedger, payIntoLedger, xpLedgerSnapshots } from '../process/awards/xp-ledger-load.ts';
+import {
+  loadXpLedger,
+  loadXpLedgers,
+  payIntoLedger,
+  payIntoLedgers,
+  xpLedgerSnapshots,
+} from '../process/awards/xp-ledger-load.ts';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../../tests/support/test-runtime.ts';
 
 /*
@@ -84,6 +90,67 @@ describe.each(databaseTargets())('XP ledger snapshots on %s', (target) => {
           expect(await stored(cached)).toEqual(await stored(plain));
           expect((await load(cached)).state).toEqual(await fold(cached));
           expect((await load(cached)).state.totalXp).toBe((await fold(plain)).totalXp);
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  }, 300_000);
+
+  // What the XP process does with a batch: many users' commands, interleaved in log order, paid at once.
+  const payBatch = (
+    batch: readonly { user: string; command: XpLedgerCommand; origin: string }[],
+    at: 'once' | 'each',
+  ) =>
+    rt.database.db
+      .transaction()
+      .execute(async (tx) => {
+        const payments = batch.map(({ user, command, origin }) => ({
+          command: { ...command, userId: user },
+          metadata: processMetadata('xp-test', new Date(0), origin),
+        }));
+        if (at === 'once') await payIntoLedgers(rt.store, tx, payments, everyThree);
+        else for (const p of payments) await payIntoLedger(rt.store, tx, p.command, p.metadata, everyThree);
+        return 'paid';
+      })
+      .catch((error: unknown) => (error as Error).name);
+
+  it('pays a batch of many ledgers at once as paying each command in turn does', async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), xpCommand), { maxLength: 12 }), {
+          minLength: 1,
+          maxLength: 5,
+        }),
+        async (batches) => {
+          n++;
+          const users = (world: string) => [0, 1, 2].map((u) => `batch-${target}-${n}-${world}-${u}`);
+          const [once, each] = [users('once'), users('each')];
+          for (const [b, batch] of batches.entries()) {
+            const script = (names: string[]) =>
+              batch.map(([u, command], i) => ({ user: names[u]!, command, origin: `test-${u}-${b}-${i}` }));
+            expect(await payBatch(script(once), 'once')).toBe(await payBatch(script(each), 'each'));
+          }
+          for (const u of [0, 1, 2]) {
+            expect(await stored(once[u]!)).toEqual(await stored(each[u]!));
+            // Metadata too: each event carries its own command's correlation, as paying one by one.
+            const meta = async (user: string) =>
+              (await rt.store.readStream(streams.xpLedger(user))).map((e) => ({ ...e.metadata, eventId: null }));
+            expect(await meta(once[u]!)).toEqual(await meta(each[u]!));
+          }
+          const loads = await rt.database.db.transaction().execute((tx) =>
+            loadXpLedgers(
+              rt.store,
+              tx,
+              once.map((u) => streams.xpLedger(u)),
+              everyThree,
+            ),
+          );
+          for (const u of once) {
+            const one = await load(u);
+            expect(loads.get(streams.xpLedger(u))).toEqual(one);
+            expect(one.state).toEqual(await fold(u));
+          }
         },
       ),
       { numRuns: NUM_RUNS },

@@ -1,4 +1,5 @@
-import { loadXpLedger } from './xp-ledger-load.ts';
+import { loadXpLedgers } from './xp-ledger-load.ts';
+import type { XpLedgerState } from '../../../domain/xp/state.ts';
 import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { badgeDecider } from '../../../domain/badge/decide.ts';
@@ -25,8 +26,8 @@ async function awardDue(
   userId: string,
   now: Date,
   badgeHistory: readonly RecordedEvent[],
+  ledger: XpLedgerState,
 ) {
-  const { state: ledger } = await loadXpLedger(store, tx, streams.xpLedger(userId));
   const badges = badgeHistory.reduce(
     (state, e) => badgeDecider.evolve(state, { type: e.type, data: e.data } as BadgeEvent),
     badgeDecider.initialState,
@@ -69,9 +70,24 @@ export const badgeAwardsProcess: ProcessManager = {
       [...lastCauseByUser.keys()].map((userId) => streams.badges(userId)),
       { transaction: tx },
     );
+    // Every judged user's XP ledger in two queries more. Only the XP process writes ledgers, and what it pays after
+    // this read reaches this process as events of a later batch, which judges the user again.
+    const ledgers = await loadXpLedgers(
+      store,
+      tx,
+      [...lastCauseByUser.keys()].map((userId) => streams.xpLedger(userId)),
+    );
     // One user per lane, users side by side (each writes only its own badge stream): the round trips overlap.
     await inParallel([...lastCauseByUser], TICK_CONCURRENCY, ([userId, cause]) =>
-      awardDue(store, tx, cause, userId, now, badgeStreams.get(streams.badges(userId)) ?? []),
+      awardDue(
+        store,
+        tx,
+        cause,
+        userId,
+        now,
+        badgeStreams.get(streams.badges(userId)) ?? [],
+        ledgers.get(streams.xpLedger(userId))!.state,
+      ),
     );
   },
 };

@@ -12,8 +12,8 @@ import { surgeDecider } from '../../../domain/surge/decide.ts';
 import type { SurgeScheduleState } from '../../../domain/surge/state.ts';
 import type { XpLedgerCommand } from '../../../domain/xp/commands.ts';
 import { runXpCommand } from '../../../domain/xp/run-xp-command.ts';
-import { payIntoLedger } from './xp-ledger-load.ts';
-import { inParallel, inParallelByKey, TICK_CONCURRENCY } from '../in-parallel.ts';
+import { payIntoLedgers } from './xp-ledger-load.ts';
+import { inParallel, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { foldStream, timeZoneOf } from './award-context.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
@@ -132,22 +132,22 @@ export const xpAwardsProcess: ProcessManager = {
       schedule ??= foldStream(store, tx, surgeDecider, streams.surgeSchedule());
       return schedule;
     };
-    // Commands are worked out side by side (reads only), then each user's ledger is paid in log order in its own
-    // lane, users side by side: the round trips overlap, keeping the batch's transaction short.
+    // Commands are worked out side by side (reads only).
     const reads = await settleReads(store, tx, events);
     const commands = new Array<{ command: XpLedgerCommand; cause: RecordedEvent } | null>(events.length).fill(null);
     await inParallel(events, TICK_CONCURRENCY, async (event, index) => {
       const command = await commandFor(event, store, tx, at, surgeSchedule, reads);
       if (command) commands[index] = { command, cause: event };
     });
+    // Then every ledger is paid in log order, the whole batch in a few statements (payIntoLedgers).
     const due = commands.filter((c) => c !== null);
-    await inParallelByKey(
-      due,
-      (c) => c.command.userId,
-      TICK_CONCURRENCY,
-      async ({ command, cause }) => {
-        await payIntoLedger(store, tx, command, processMetadata(NAME, now, cause, { derivedIds: '' }));
-      },
+    await payIntoLedgers(
+      store,
+      tx,
+      due.map(({ command, cause }) => ({
+        command,
+        metadata: processMetadata(NAME, now, cause, { derivedIds: '' }),
+      })),
     );
   },
 };

@@ -13,11 +13,15 @@ import { streams } from '../../../domain/shared/streams.ts';
 import type { CommandMetadata } from '../../commands/event-metadata.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
 import {
+  loadManyWithSnapshots,
   loadWithSnapshot,
   type SnapshotCodec,
   type SnapshotLoaded,
   snapshotIfDue,
+  snapshotsIfDue,
 } from '../../snapshots/snapshot-load.ts';
+import { DecisionBatch } from '../../commands/decision-batch.ts';
+import { DomainRefusal } from '../../commands/domain-refusal.ts';
 
 /**
  * The XP ledger's snapshots: one every 50 events, so an award reads at most 50 events however many runs the user
@@ -66,4 +70,48 @@ export async function payIntoLedger(
     await snapshotIfDue(tx, codec, streamId, read, result.state, result.append.nextExpectedRevision);
   }
   return result;
+}
+
+/** Many users' ledgers at once (two queries), each as loadXpLedger gives it; keyed by ledger stream id. */
+export function loadXpLedgers(
+  store: EventStore<Transaction<object>>,
+  tx: Transaction<object>,
+  streamIds: readonly string[],
+  codec: SnapshotCodec<XpLedgerState, XpLedgerSnapshot> = xpLedgerSnapshots,
+): Promise<Map<string, SnapshotLoaded<XpLedgerState>>> {
+  return loadManyWithSnapshots(store, tx, xpLedgerDecider, codec, streamIds);
+}
+
+/**
+ * payIntoLedger for a whole batch of commands, in their order, in a few statements instead of a few per command: every
+ * ledger is read at once from its newest snapshot, each command is decided in memory against its ledger with the
+ * earlier commands' events folded in, every ledger's new events are appended in one statement (each expecting the
+ * revision it was read at), and the snapshots now due are written in one more. Only this process writes ledgers, in
+ * its batch's transaction, so reading them all first reads what reading each before its command would. A refusal
+ * throws, as executeCommand does, and the transaction writes nothing. A ledger gets at most one new snapshot per
+ * batch (at its last revision), where paying one by one may take one mid-way: snapshots are only a cache, and either
+ * way no ledger is left more than `codec.every` events past its snapshot.
+ */
+export async function payIntoLedgers(
+  store: EventStore<Transaction<object>>,
+  tx: Transaction<object>,
+  payments: readonly { readonly command: XpLedgerCommand; readonly metadata: CommandMetadata }[],
+  codec: SnapshotCodec<XpLedgerState, XpLedgerSnapshot> = xpLedgerSnapshots,
+): Promise<void> {
+  if (payments.length === 0) return;
+  const ids = payments.map((p) => streams.xpLedger(p.command.userId));
+  const loaded = await loadXpLedgers(store, tx, ids, codec);
+  const batch = new DecisionBatch(store, xpLedgerDecider, tx);
+  for (const [id, ledger] of loaded) batch.seed(id, ledger.state, ledger.expectedVersion);
+  for (const { command, metadata } of payments) {
+    const decided = await batch.decide(streams.xpLedger(command.userId), command, metadata);
+    if (!decided.ok) throw new DomainRefusal(decided.refusal);
+  }
+  const written = await batch.flush();
+  const snapshots = [];
+  for (const { streamId, nextExpectedRevision } of written) {
+    const state = await batch.state(streamId);
+    snapshots.push({ streamId, loaded: loaded.get(streamId)!, state, revision: nextExpectedRevision });
+  }
+  await snapshotsIfDue(tx, codec, snapshots);
 }
