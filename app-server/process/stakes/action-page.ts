@@ -14,7 +14,7 @@ import { DomainRefusal } from '../../commands/domain-refusal.ts';
 import { processMetadata, toNewEvent } from '../../commands/event-metadata.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
 import { recordReleaseConfirmed, type StakeHoldReleaseConfirmed } from './release-confirmed.ts';
-import { closeActionRows, type StakeActionRow } from './stake-action-row.ts';
+import { AttemptMarks, closeActionRows, type StakeActionRow } from './stake-action-row.ts';
 
 /** Points where a test may kill the run (after the provider answered, and after the outcome was recorded). */
 export type StakeFaults = { at(step: 'before-outcome' | 'after-outcome', key: string): void };
@@ -47,6 +47,7 @@ export class ActionPage {
   readonly #outcomes: Outcome[] = [];
   readonly #releases: { action: StakeActionRow; event: StakeHoldReleaseConfirmed; result: string }[] = [];
   readonly #ends: RowEnd[] = [];
+  readonly #marks: AttemptMarks;
 
   private constructor(
     db: Kysely<object>,
@@ -62,6 +63,7 @@ export class ActionPage {
     this.#faults = faults;
     this.#stakes = stakes;
     this.#customers = customers;
+    this.#marks = new AttemptMarks(db, now);
   }
 
   /** Reads the page's stakes (one query) and their owners' processor customers (one more). */
@@ -90,6 +92,14 @@ export class ActionPage {
   /** The user's processor customer, or null when none was ever created. */
   customerId(userId: string): string | null {
     return this.#customers.get(userId) ?? null;
+  }
+
+  /**
+   * Notes that the provider is about to be called for the action: resolves once the mark is committed, so a later run
+   * knows the call may have happened. Marks asked for at once by the page's lanes share a statement (AttemptMarks).
+   */
+  attempt(action: StakeActionRow): Promise<void> {
+    return this.#marks.mark(action.idempotency_key);
   }
 
   /** Closes the action's row with `result` (written with the page). */

@@ -6,7 +6,7 @@ import type { StakeCommand } from '../../../domain/stake/commands.ts';
 import { holdUnusableFrom } from '../../../domain/stake/policy.ts';
 import type { StakeState } from '../../../domain/stake/state.ts';
 import type { ActionPage } from './action-page.ts';
-import { markAttempted, type StakeActionRow } from './stake-action-row.ts';
+import type { StakeActionRow } from './stake-action-row.ts';
 
 /** Provider keys may be forgotten after this long: from then on the PaymentIntent is re-fetched before acting. */
 const KEY_MEMORY_MS = 24 * 3_600_000;
@@ -62,7 +62,7 @@ async function hold(action: StakeActionRow, state: Exclude<StakeState, { status:
   if (customerId === null) {
     return outcome(action, deps, { type: 'RecordHoldFailed', reason: 'no_customer', now: instant(deps.now) });
   }
-  await markAttempted(deps.db, action.idempotency_key, deps.now);
+  await deps.page.attempt(action);
   const result = await deps.gateway.placeHold({
     customerId,
     paymentMethodId: state.terms.paymentMethodId,
@@ -97,7 +97,7 @@ async function capture(action: StakeActionRow, state: Exclude<StakeState, { stat
   if (Temporal.Instant.compare(now, holdUnusableFrom(Temporal.Instant.from(state.hold.captureBefore))) >= 0) {
     return outcome(action, deps, { type: 'RecordHoldExpired', now });
   }
-  await markAttempted(deps.db, action.idempotency_key, deps.now);
+  await deps.page.attempt(action);
   const result = await deps.gateway.captureHold({
     paymentIntentId: state.hold.paymentIntentId,
     amountCents: state.terms.amountCents,
@@ -124,7 +124,7 @@ async function charge(action: StakeActionRow, state: Exclude<StakeState, { statu
   const attempt = state.attempt;
   if (customerId === null)
     return outcome(action, deps, { type: 'RecordChargeFailed', attempt, failure: 'declined', now });
-  await markAttempted(deps.db, action.idempotency_key, deps.now);
+  await deps.page.attempt(action);
   const result = await deps.gateway.chargeOffSession({
     customerId,
     paymentMethodId: state.terms.paymentMethodId,
@@ -148,7 +148,7 @@ async function release(action: StakeActionRow, deps: ActionDeps) {
   if (action.attempted_at !== null || stale(action, deps.now))
     answer = settledRelease(await deps.gateway.retrievePaymentIntent(paymentIntentId));
   if (answer === null) {
-    await markAttempted(deps.db, action.idempotency_key, deps.now);
+    await deps.page.attempt(action);
     const result = await deps.gateway.releaseHold({ paymentIntentId, idempotencyKey: action.idempotency_key });
     answer =
       result.status === 'released'
@@ -174,7 +174,7 @@ async function refund(action: StakeActionRow, state: Exclude<StakeState, { statu
   const now = instant(deps.now);
   const paymentIntentId = action.payment_intent_id ?? state.collection?.paymentIntentId;
   if (!paymentIntentId) return deps.page.review(action, 'refund without a payment to refund');
-  await markAttempted(deps.db, action.idempotency_key, deps.now);
+  await deps.page.attempt(action);
   try {
     const result = await deps.gateway.refundPayment({
       paymentIntentId,

@@ -22,11 +22,60 @@ export async function dueActions(db: Kysely<object>, now: Date, limit = 200): Pr
   return rows.map((r) => ({ ...r, requested_at: new Date(r.requested_at), attempted_at: dateOrNull(r.attempted_at) }));
 }
 
-/** Notes that the provider is about to be called; committed before the call, so a later run knows it may have run. */
-export async function markAttempted(db: Kysely<object>, key: string, now: Date): Promise<void> {
+/**
+ * Notes that the provider is about to be called for these actions; committed before the calls, so a later run knows
+ * they may have run. The first mark of a row stays.
+ */
+export async function markManyAttempted(db: Kysely<object>, keys: readonly string[], now: Date): Promise<void> {
+  if (keys.length === 0) return;
   await sql`
     UPDATE stake_actions SET attempted_at = COALESCE(attempted_at, ${now.toISOString()}::timestamptz)
-    WHERE idempotency_key = ${key}`.execute(db);
+    WHERE idempotency_key = ANY(${[...keys]}::text[])`.execute(db);
+}
+
+/**
+ * The attempt marks of actions performed side by side, written as a group commit: a mark asked for while another
+ * statement of marks is on its way waits for it and goes with the next one, so eight lanes write a few statements
+ * instead of one each, and a mark asked for alone is written at once. Each caller still waits for its own mark to be
+ * committed before it calls the provider; a statement that fails fails every mark it carried.
+ */
+export class AttemptMarks {
+  readonly #db: Kysely<object>;
+  readonly #now: Date;
+  #queued: { key: string; written: () => void; failed: (error: unknown) => void }[] = [];
+  #writing = false;
+
+  constructor(db: Kysely<object>, now: Date) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  /** Resolves once the action's mark is committed. */
+  mark(key: string): Promise<void> {
+    return new Promise((written, failed) => {
+      this.#queued.push({ key, written, failed });
+      if (!this.#writing) void this.#write();
+    });
+  }
+
+  async #write(): Promise<void> {
+    this.#writing = true;
+    while (this.#queued.length > 0) {
+      const group = this.#queued;
+      this.#queued = [];
+      try {
+        await markManyAttempted(
+          this.#db,
+          group.map((m) => m.key),
+          this.#now,
+        );
+        for (const m of group) m.written();
+      } catch (error) {
+        for (const m of group) m.failed(error);
+      }
+    }
+    this.#writing = false;
+  }
 }
 
 /**
