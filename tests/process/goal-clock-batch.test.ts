@@ -170,7 +170,7 @@ describe.each(databaseTargets())('the goal clock in chunks on %s', (target) => {
     for (const id of together.nextWeek) expect(await types(id)).toContain('GoalActivated');
   });
 
-  it('a chunk that lost a race writes nothing of itself, and goal by goal then stores what it would have', async () => {
+  it('a chunk that lost a race writes nothing of itself, and read afresh then stores what goal by goal stores', async () => {
     // Two more twins, in a week of their own. Tokyo's runner cancels at the last second, after the chunk read it.
     rt.clock.set('2026-11-04T12:00:00Z');
     const [raced, reference] = [await world('raced', 1), await world('reference', 1)];
@@ -214,7 +214,7 @@ describe.each(databaseTargets())('the goal clock in chunks on %s', (target) => {
     for (let i = 0; i < raced.thisWeek.length; i++) {
       expect(await events(raced, raced.thisWeek[i]!)).toEqual(await events(reference, reference.thisWeek[i]!));
     }
-    // Tokyo's goal stays canceled, not missed with the state the chunk had read; the others closed one by one.
+    // Tokyo's goal stays canceled, not missed with the state the chunk had read; the others closed from fresh reads.
     expect(await types(raced.thisWeek[1]!)).toContain('GoalCanceled');
     expect(await types(raced.thisWeek[1]!)).not.toContain('GoalMissed');
     expect(await types(raced.thisWeek[0]!)).toContain('GoalMissed');

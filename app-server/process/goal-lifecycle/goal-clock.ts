@@ -21,7 +21,7 @@ import {
  * the week closes with that figure. A Monday closes many thousands of weeks, so goals are worked in chunks: one query
  * reads a chunk's streams, one more the runs of all its weeks, the pure decider decides in memory, and one statement
  * appends the chunk (goal-clock-steps.ts). A chunk that lost a race (the lifecycle's event handler recorded a late run's
- * progress meanwhile) wrote nothing, and is worked again goal by goal from fresh reads.
+ * progress meanwhile) wrote nothing, and is worked again from fresh reads: together once more, then goal by goal.
  */
 export async function tickGoalClock({ db, store, now }: ProcessTickContext): Promise<void> {
   const deps: ClockDeps = { db, store, now };
@@ -64,7 +64,14 @@ export function closeInChunks(goals: readonly ClosingGoal[], deps: ClockDeps): P
 /** How many goals one chunk reads and appends in one statement each. */
 export const GOAL_CLOCK_CHUNK = 500;
 
-/** Works `items` chunk by chunk together; a chunk that lost a race (nothing of it written) goes one by one. */
+/** How many times a chunk is read and decided together before it goes one by one. */
+export const CHUNK_ATTEMPTS = 2;
+
+/**
+ * Works `items` chunk by chunk together. A chunk that lost a race (nothing of it written) is read and decided together
+ * once more from fresh reads, which is what going one by one from fresh reads decides, in a few statements instead of
+ * a few per goal; a chunk that loses again goes one by one.
+ */
 async function inChunks<T>(
   items: readonly T[],
   together: (chunk: readonly T[]) => Promise<void>,
@@ -72,11 +79,16 @@ async function inChunks<T>(
 ): Promise<void> {
   for (let from = 0; from < items.length; from += GOAL_CLOCK_CHUNK) {
     const chunk = items.slice(from, from + GOAL_CLOCK_CHUNK);
-    try {
-      await together(chunk);
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError || error instanceof StreamOrderConflictError)) throw error;
-      await oneByOne(chunk);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await together(chunk);
+        break;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError || error instanceof StreamOrderConflictError)) throw error;
+        if (attempt < CHUNK_ATTEMPTS) continue;
+        await oneByOne(chunk);
+        break;
+      }
     }
   }
 }

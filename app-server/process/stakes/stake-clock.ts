@@ -24,7 +24,7 @@ type ClockDeps = { readonly db: Kysely<object>; readonly store: EventStore<Trans
  * Every command is re-checked by the stake decider against the stream, so a repeated tick changes nothing twice.
  * Stakes are worked in chunks: one query reads a chunk's streams, the pure decider decides each command in memory
  * (a stake's commands in order), and one statement appends them all, each stream expecting the revision it was read
- * at; a chunk that lost a race is decided again stake by stake.
+ * at; a chunk that lost a race is decided again from fresh reads, together once more, then stake by stake.
  */
 export async function tickStakeClock({ db, store, now }: ClockDeps): Promise<void> {
   const at = now.toISOString();
@@ -42,19 +42,28 @@ export async function tickStakeClock({ db, store, now }: ClockDeps): Promise<voi
   const metadata = () => processMetadata('stakes', now, `stakes-tick-${now.toISOString()}`);
   for (let from = 0; from < rows.length; from += CLOCK_CHUNK) {
     const chunk = rows.slice(from, from + CLOCK_CHUNK);
-    try {
-      await decideTogether(store, chunk, instant, metadata);
-    } catch (error) {
-      // Another writer reached one of these stakes first (a webhook, the action worker): nothing of the chunk was
-      // written, and each stake is decided again on its own from a fresh read.
-      if (!(error instanceof WrongExpectedVersionError || error instanceof StreamOrderConflictError)) throw error;
-      await oneByOne(store, chunk, instant, metadata);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await decideTogether(store, chunk, instant, metadata);
+        break;
+      } catch (error) {
+        // Another writer reached one of these stakes first (a webhook, the action worker): nothing of the chunk was
+        // written. It is decided again from fresh reads, together once more (what deciding each stake on its own from
+        // a fresh read decides), then each stake on its own.
+        if (!(error instanceof WrongExpectedVersionError || error instanceof StreamOrderConflictError)) throw error;
+        if (attempt < CHUNK_ATTEMPTS) continue;
+        await oneByOne(store, chunk, instant, metadata);
+        break;
+      }
     }
   }
 }
 
 /** How many stakes one statement reads and one statement writes. */
 const CLOCK_CHUNK = 500;
+
+/** How many times a chunk is read and decided together before its stakes go one by one. */
+const CHUNK_ATTEMPTS = 2;
 
 type ClockRow = { stake_id: string; command: StakeCommand['type'] };
 
