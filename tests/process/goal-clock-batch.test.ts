@@ -174,6 +174,8 @@ describe.each(databaseTargets())('the goal clock in chunks on %s', (target) => {
     // Two more twins, in a week of their own. Tokyo's runner cancels at the last second, after the chunk read it.
     rt.clock.set('2026-11-04T12:00:00Z');
     const [raced, reference] = [await world('raced', 1), await world('reference', 1)];
+    // Both worlds' runs handled before the clock moves (else one world's goal may complete at the later instant).
+    await settle(rt);
     rt.clock.set('2026-11-09T05:00:00Z');
     await settle(rt);
     const lateCancel = (t: Twin) => command(t.thisWeek[1]!, { type: 'CancelGoal', userId: t.tokyo.id, now: instant() });
