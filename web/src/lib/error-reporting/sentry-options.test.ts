@@ -35,4 +35,23 @@ describe('the web app’s Sentry configuration (§9)', () => {
       { category: 'fetch', data: { url: `https://api.example/runs?refresh_token=${REDACTED}` } },
     );
   });
+
+  it('scrubs the spans it streams on their own: a fetch span with an e-mail in its query string', () => {
+    const { beforeSendSpan } = sentryOptions(DSN, { PROD: true, MODE: 'production' });
+    // As the SDK's span streaming hands a span over (a CI run sent this one with the e-mail in clear).
+    const span = {
+      name: 'GET 127.0.0.1',
+      span_id: '9843448edffcdab8',
+      trace_id: 'b7ba95478398458e81f5542769d59315',
+      attributes: {
+        'url.full': { value: 'http://127.0.0.1:3000/health?access_token=abc&email=dee.strider%2Bruns%40example.com' },
+        'url.query': { value: 'access_token=abc&email=dee.strider%2Bruns%40example.com' },
+        'user.email': { value: 'dee.strider+runs@example.com' },
+      },
+    };
+    const sent = JSON.stringify(beforeSendSpan(span));
+    expect(sent).not.toMatch(/dee\.strider|access_token=abc/);
+    // The SDK's own ids pass unchanged.
+    expect(sent).toContain('9843448edffcdab8');
+  });
 });

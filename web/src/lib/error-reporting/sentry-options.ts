@@ -10,10 +10,17 @@ export const SAMPLING = {
   replaysOnErrorSampleRate: 1.0,
 } as const;
 
-/** The scrubbing hooks (scrub.ts) for every kind of thing the SDK sends: errors, transactions, breadcrumbs. */
+/**
+ * The scrubbing hooks (scrub.ts) for every kind of thing the SDK sends: errors, transactions, breadcrumbs, and the
+ * spans it streams on their own (a fetch span's `url.full` once carried a runner's e-mail from a query string to the
+ * server), logs and metrics. tests/lint/sentry-hooks.test.ts fails when the SDK has a `before…` hook not set here.
+ */
 export const scrubbingHooks = {
   beforeSend: <T>(event: T): T => scrubValue(event),
   beforeSendTransaction: <T>(event: T): T => scrubValue(event),
+  beforeSendSpan: <T>(span: T): T => scrubValue(span),
+  beforeSendLog: <T>(log: T): T => scrubValue(log),
+  beforeSendMetric: <T>(metric: T): T => scrubValue(metric),
   beforeBreadcrumb: <T>(breadcrumb: T): T => scrubValue(breadcrumb),
 } as const;
 
