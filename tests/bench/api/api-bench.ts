@@ -180,7 +180,7 @@ export async function runApiBench(): Promise<void> {
   if (options.settleGoals > 0) settlement = await runSettlement(options.settleGoals);
 
   say(
-    `\n## API (autocannon, PostgreSQL; the product as its own process with RUN_WORKERS=true; baselines on the same Node)`,
+    `\n## API (autocannon, PostgreSQL; the product in its own processes: ${options.workers === 'separate' ? 'the API with RUN_WORKERS=false and one worker' : 'one process with RUN_WORKERS=true'}; baselines on the same Node)`,
   );
   say(
     `logs: ${smallEvents.toLocaleString('en-US')} events (${SMALL_LOG.users} users) and ${largeEvents.toLocaleString('en-US')} events (${large.users.toLocaleString('en-US')} users, ${large.groups} groups); ${options.seconds} s per row after a 1 s warm-up`,
