@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type {
   EventMetadata,
   LogPosition,
@@ -60,15 +60,19 @@ export async function readAllRows(
   options: ReadAllOptions,
   upcast: UpcastFn | null,
 ): Promise<RecordedEvent[]> {
-  const after = options.after ?? { commit: 0, prepare: 0 };
-  const limit = options.maxCount ?? null;
-  const types = options.eventTypes ? sql`and type = any(${[...options.eventTypes]}::text[])` : sql``;
-  const { rows } = await sql<EventRow>`
-    select ${logColumns(options.withoutFields)} from es_events
-    where (tx_id, global_position) > (${after.commit}, ${after.prepare}) and tx_id < ${visibleHorizon} ${types}
-    order by tx_id, global_position
-    limit ${limit}`.execute(db);
+  const { rows } = await sql<EventRow>`${logSelection(options, visibleHorizon)}`.execute(db);
   return toRecordedEvents(rows, upcast);
+}
+
+/** The select of a log read (readAll's options) up to `horizon`: one text for readAllRows and readAllToHeadRows. */
+function logSelection(options: ReadAllOptions, horizon: RawBuilder<unknown>) {
+  const after = options.after ?? { commit: 0, prepare: 0 };
+  const types = options.eventTypes ? sql`and type = any(${[...options.eventTypes]}::text[])` : sql``;
+  return sql`
+    select ${logColumns(options.withoutFields)} from es_events
+    where (tx_id, global_position) > (${after.commit}, ${after.prepare}) and tx_id < ${horizon} ${types}
+    order by tx_id, global_position
+    limit ${options.maxCount ?? null}`;
 }
 
 /**
@@ -81,21 +85,13 @@ export async function readAllToHeadRows(
   options: ReadAllOptions,
   upcast: UpcastFn | null,
 ): Promise<{ events: RecordedEvent[]; head: LogPosition | null }> {
-  const after = options.after ?? { commit: 0, prepare: 0 };
-  const limit = options.maxCount ?? null;
-  const types = options.eventTypes ? sql`and type = any(${[...options.eventTypes]}::text[])` : sql``;
   const { rows } = await sql<Partial<EventRow> & { head_tx: number | null; head_position: number | null }>`
     with h as materialized (select es_visible_horizon() as horizon),
     newest as (
       select tx_id, global_position from es_events where tx_id < (select horizon from h)
       order by tx_id desc, global_position desc limit 1
     ),
-    ev as (
-      select ${logColumns(options.withoutFields)} from es_events
-      where (tx_id, global_position) > (${after.commit}, ${after.prepare}) and tx_id < (select horizon from h) ${types}
-      order by tx_id, global_position
-      limit ${limit}
-    )
+    ev as (${logSelection(options, sql`(select horizon from h)`)})
     select newest.tx_id as head_tx, newest.global_position as head_position, ev.*
     from (select 1) as one left join newest on true left join ev on true
     order by ev.tx_id, ev.global_position`.execute(db);
