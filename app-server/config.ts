@@ -57,6 +57,13 @@ export const configSchema = z.object({
   APP_URL: z.string().url({ message: 'must be a URL' }).default('http://localhost:5173'),
   /** Run projections and process managers inside the API process (one-box deployments and tests). */
   RUN_WORKERS: booleanFlag.default(true),
+  /**
+   * Milliseconds the projections and process managers wait after applying a short batch before reading again, so a
+   * steady stream of writes is applied several at a time: fewer transactions per write, read models up to this much
+   * later. Unset: 50 in a dedicated worker process (app-server/worker.ts), which hears of every append at once; 0 in
+   * the API's process, whose steps already wait behind its requests and gather batches (docs/PERFORMANCE.md).
+   */
+  WORKER_LINGER_MS: z.coerce.number({ message: 'must be a number' }).int().min(0).max(1000).optional(),
   /** /health answers 503 when a read model is this many events (or more) behind the log. */
   HEALTH_MAX_LAG_EVENTS: z.coerce.number({ message: 'must be a number' }).int().min(1).default(1000),
   /** /health answers 503 when the oldest event a read model has not applied was recorded this many seconds ago. */

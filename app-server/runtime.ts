@@ -105,6 +105,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     store,
     projectors: allProjectors,
     now: () => clock.now(),
+    lingerMs: config.WORKER_LINGER_MS ?? 0,
     // Read-model tables are created (and changed ones rebuilt) one process at a time, as migrations are.
     exclusive: (work) => withSchemaLock(database, work),
     logger: {
@@ -128,6 +129,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
       box: createSecretBox(config.AUTH_ENCRYPTION_KEY),
     }),
     onError: (manager, error) => logger.error({ err: error, manager }, 'process manager failed'),
+    lingerMs: config.WORKER_LINGER_MS ?? 0,
   });
   const changes = new ChangeHub();
   await changes.start(database);

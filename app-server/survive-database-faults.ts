@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isTransientDatabaseError } from '../projections/engine/transient-error.ts';
+import { isTransientDatabaseError } from '../projections/transient-error.ts';
 
 /**
  * Last line of defence for a long-running process (API, worker): a promise rejected by a lost database connection

@@ -3,13 +3,20 @@ import { createRuntime } from './runtime.ts';
 import { surviveDatabaseFaults } from './survive-database-faults.ts';
 
 /**
+ * Unless WORKER_LINGER_MS says otherwise: alone on its process, the worker hears of each append at once and would apply
+ * each run in transactions of its own; waiting this long after a short batch gathers several (docs/PERFORMANCE.md,
+ * "The worker's linger").
+ */
+const DEDICATED_LINGER_MS = 50;
+
+/**
  * The worker process of a scaled-out deployment: projections and process managers, no HTTP. API replicas run with
  * RUN_WORKERS=false and stay stateless. Several workers may run: each projection batch locks its checkpoint row,
  * so a batch is applied once whichever worker takes it.
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const runtime = await createRuntime(config);
+  const runtime = await createRuntime({ ...config, WORKER_LINGER_MS: config.WORKER_LINGER_MS ?? DEDICATED_LINGER_MS });
   surviveDatabaseFaults(runtime.logger);
   await runtime.startWorkers();
   runtime.logger.info({ database: runtime.database.kind }, 'StrideStake worker running');

@@ -2,7 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
-import { isTransientDatabaseError } from '../../projections/engine/transient-error.ts';
+import { isTransientDatabaseError } from '../../projections/transient-error.ts';
 import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from '../db/unavailable.ts';
 
 /** The API version the standard client understands; with it, the client reads `code` as the error code. */

@@ -15,6 +15,8 @@ export interface ProcessManagerHostOptions {
   /** How often ticks run; default every 30 s. */
   readonly tickMs?: number;
   readonly onError?: (manager: string, error: unknown) => void;
+  /** The engine's linger after a short batch (EngineOptions.lingerMs). */
+  readonly lingerMs?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export class ProcessManagerHost {
 
   constructor(options: ProcessManagerHostOptions) {
     this.#options = options;
-    const { database, store, clock, managers, onError } = options;
+    const { database, store, clock, managers, onError, lingerMs } = options;
     const reactors = managers.flatMap((manager) => {
       const handle = manager.handle?.bind(manager);
       if (!handle || !manager.eventTypes) return [];
@@ -50,7 +52,7 @@ export class ProcessManagerHost {
         },
       ];
     });
-    this.#engine = new Engine({ db: database.db, store, processors: reactors, idleMs: 5_000 });
+    this.#engine = new Engine({ db: database.db, store, processors: reactors, idleMs: 5_000, lingerMs });
   }
 
   /** Starts the reactors and the tick timer. */

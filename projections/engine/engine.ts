@@ -4,7 +4,7 @@ import { CheckpointWatch } from './checkpoint-watch.ts';
 import { FaultTracker } from './fault-tracker.ts';
 import type { Processor } from './processor.ts';
 import { type Member, type StepFailure, step } from './step.ts';
-import { isTransientDatabaseError } from './transient-error.ts';
+import { isTransientDatabaseError } from '../transient-error.ts';
 
 export interface EngineOptions {
   readonly db: Kysely<object>;
@@ -15,6 +15,8 @@ export interface EngineOptions {
   readonly now?: () => Date;
   /** Longest sleep without an announcement of an append (a safety net, not the wake-up); default 10 s. */
   readonly idleMs?: number;
+  /** After a short batch, wait this long before reading again: a stream of small appends comes as one batch; default 0. */
+  readonly lingerMs?: number;
 }
 
 // After a wake-up, an empty read can mean the new events sit behind an older transaction still open (hidden until it
@@ -36,6 +38,7 @@ export class Engine {
   readonly #groups: Member[][];
   readonly #now: () => Date;
   readonly #wake = new Signal();
+  readonly #stopping = new Signal();
   /** Woken after every round that moved something (read-your-writes waiters re-read the checkpoints). */
   readonly moved = new Signal();
   /** caughtUp()'s waiters, judged by where this engine left its processors. */
@@ -74,6 +77,7 @@ export class Engine {
     this.#running = false;
     this.#appended?.remove();
     this.#wake.wake();
+    this.#stopping.wake();
     await this.#loop;
     this.moved.wake();
   }
@@ -118,6 +122,7 @@ export class Engine {
     let hiddenRetryMs = 0;
     while (this.#running) {
       const round = await this.#round();
+      if (round.progressed && !round.full && this.#options.lingerMs) await this.#stopping.wait(this.#options.lingerMs);
       if (round.progressed) hiddenRetryMs = 0;
       else if (this.#unblamed) await this.#wake.wait(round.waitMs);
       else if (hiddenRetryMs > 0 && hiddenRetryMs <= MAX_HIDDEN_RETRY_MS) {
@@ -129,22 +134,22 @@ export class Engine {
     }
   }
 
-  /** Steps the members that are alone (when due), then each group together: did anything move, how long to wait. */
-  async #round(): Promise<{ progressed: boolean; waitMs: number }> {
-    let progressed = false;
+  /** Steps the members that are alone (when due), then each group: did anything move, did a batch fill, how long to wait. */
+  async #round(): Promise<{ progressed: boolean; full: boolean; waitMs: number }> {
+    const steps: (boolean | 'full')[] = [];
     for (const member of this.#members)
-      if (member.alone && member.retryAt <= performance.now() && (await this.#step([member]))) progressed = true;
-    for (const group of this.#groups) {
-      const together = group.filter((m) => !m.alone);
-      if (together.length > 0 && (await this.#step(together))) progressed = true;
-    }
+      if (member.alone && member.retryAt <= performance.now()) steps.push(await this.#step([member]));
+    for (const group of this.#groups.map((g) => g.filter((m) => !m.alone)))
+      if (group.length > 0) steps.push(await this.#step(group));
+    const progressed = steps.some(Boolean);
     if (progressed) this.moved.wake();
     const waiting = this.#members.filter((m) => m.alone || m.retryAt > 0);
-    return { progressed, waitMs: Math.min(...waiting.map((m) => Math.max(0, m.retryAt - performance.now()))) };
+    const waitMs = Math.min(...waiting.map((m) => Math.max(0, m.retryAt - performance.now())));
+    return { progressed, full: steps.includes('full'), waitMs };
   }
 
-  /** One step of a group, or of a member alone; true when something moved (or must go on at once). */
-  async #step(members: Member[]): Promise<boolean> {
+  /** One step of a group, or of a member alone; truthy when something moved (or must go on at once). */
+  async #step(members: Member[]): Promise<boolean | 'full'> {
     const sizes = members.map((m) => m.tracker.batchSize(m.processor.batchSize ?? this.#options.batchSize ?? 1000));
     for (const member of members) member.retryAt = 0;
     try {

@@ -3,7 +3,7 @@ import { type LogPosition, comparePositions } from '../../domain/shared/event-st
 /**
  * What a projection does after a batch fails, decided from the failures so far (no I/O, no clock: both come in).
  *
- * - A transient database fault (see transient-error.ts) is retried with growing delays for as long as it lasts and
+ * - A transient database fault (projections/transient-error.ts) is retried with growing delays for as long as it lasts and
  *   never poisons anything: the events are fine, the database is away.
  * - A refusal of a batch of several events first narrows down: the same events are retried one at a time, so the
  *   good events before the bad one still apply and the bad one is known by its id.

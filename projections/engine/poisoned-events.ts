@@ -4,7 +4,7 @@ import { ChangeAnnouncements } from '../change-announcements.ts';
 import { type AnyDb, readCheckpoint } from './checkpoints.ts';
 import { describeError } from './engine.ts';
 import { liveTableNames, type Projector } from './projector.ts';
-import { isTransientDatabaseError } from './transient-error.ts';
+import { isTransientDatabaseError } from '../transient-error.ts';
 
 /**
  * Events a projector kept refusing, recorded so the projection could move past them. `poisoned` is open (the read

@@ -16,7 +16,7 @@ import {
 import type { Processor } from './processor.ts';
 import { liveTableNames, type Projector, projectorProcessor } from './projector.ts';
 import { type RebuildResult, rebuildProjections } from './rebuild.ts';
-import { isTransientDatabaseError } from './transient-error.ts';
+import { isTransientDatabaseError } from '../transient-error.ts';
 
 export type RunnerLogger = Record<'info' | 'warn' | 'error', (fields: object, message: string) => void>;
 
@@ -54,19 +54,19 @@ const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
  */
 export class ProjectionRunner {
   /** The options, defaults filled in. */
-  readonly #o: Required<Omit<ProjectionRunnerOptions, 'projectors' | 'idleMs'>>;
+  readonly #o: Required<Omit<ProjectionRunnerOptions, 'projectors' | 'idleMs' | 'lingerMs'>>;
   readonly #projectors: ReadonlyMap<string, Projector>;
   readonly #engineOptions: EngineOptions;
   readonly #engine: Engine;
   readonly #watch: CheckpointWatch;
 
-  constructor({ projectors, idleMs, ...options }: ProjectionRunnerOptions) {
+  constructor({ projectors, idleMs, lingerMs, ...options }: ProjectionRunnerOptions) {
     const defaults = { batchSize: 1000, now: () => new Date(), logger: silent, faultPolicy: DEFAULT_FAULT_POLICY };
     this.#o = { ...defaults, exclusive: (work) => work(), ...options };
     this.#projectors = new Map(projectors.map((p) => [p.name, p]));
     const { db, store, batchSize, now } = this.#o;
     const processors = projectors.map((projector) => this.#live(projector));
-    this.#engineOptions = { db, store, processors, batchSize, now, ...(idleMs !== undefined && { idleMs }) };
+    this.#engineOptions = { db, store, processors, batchSize, now, idleMs, lingerMs };
     this.#engine = new Engine(this.#engineOptions);
     this.#watch = new CheckpointWatch(async () => [...(await readCheckpoints(db)).values()], this.#engine.moved);
   }

@@ -8,7 +8,7 @@ import { listPoisonedEvents, type PoisonReport, recordPoisonedEvent, resolvePois
 import { handles, typesToRead } from './processor.ts';
 import { fieldsLeftOut, liveTableNames, type Projector, projectorProcessor, type TableNames } from './projector.ts';
 import { advance } from './step.ts';
-import { isTransientDatabaseError } from './transient-error.ts';
+import { isTransientDatabaseError } from '../transient-error.ts';
 
 export interface RebuildResult {
   readonly name: string;

@@ -46,14 +46,14 @@ export class StepFailure extends Error {
  * together, so each is applied exactly once, whichever engine instance gets there first (one whose locked checkpoint
  * lies outside what was read gets nothing now). A short read had every event of those types up to the head that same
  * read saw, so the checkpoints move to that head (a processor with few types is never left behind). Returns whether
- * anything moved; throws a StepFailure (every position forgotten).
+ * anything moved ('full': a whole batch, more may wait); throws a StepFailure (every position forgotten).
  */
 export async function step(
   db: Kysely<object>,
   store: EventStore<Transaction<object>>,
   members: readonly Member[],
   options: { readonly batchSize: number; readonly now: () => Date },
-): Promise<boolean> {
+): Promise<boolean | 'full'> {
   let events: RecordedEvent[] = [];
   try {
     const names = members.map((m) => m.processor.name);
@@ -100,7 +100,7 @@ export async function step(
       return moved;
     });
     for (const { name, position } of moved) members.find((m) => m.processor.name === name)!.position = position;
-    return moved.length > 0 || events.length > 0;
+    return events.length === maxCount ? 'full' : moved.length > 0 || events.length > 0;
   } catch (error) {
     for (const member of members) member.position = undefined;
     throw new StepFailure(error, events);

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { WrongExpectedVersionError } from '../../../domain/shared/event-store.ts';
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
-import { isTransientDatabaseError } from '../../../projections/engine/transient-error.ts';
+import { isTransientDatabaseError } from '../../../projections/transient-error.ts';
 import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from '../../db/unavailable.ts';
 import { HttpError, httpErrorFromDomain } from '../errors.ts';
 import { savedWriteAnswer } from '../read-your-writes.ts';

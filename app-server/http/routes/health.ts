@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { ProjectionStatus } from '../../../projections/engine/projection-runner.ts';
 import { describeError } from '../../../projections/engine/engine.ts';
-import { isTransientDatabaseError } from '../../../projections/engine/transient-error.ts';
+import { isTransientDatabaseError } from '../../../projections/transient-error.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';

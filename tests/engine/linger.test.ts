@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { Migrator } from 'kysely/migration';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventStoreMigrations } from '../../app-server/adapters/event-store/postgres/migrations.ts';
+import { createPostgresEventStore } from '../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
+import { type Database, openDatabase } from '../../app-server/db/database.ts';
+import type { EventStore } from '../../domain/shared/event-store.ts';
+import { Engine } from '../../projections/engine/engine.ts';
+import { engineMigrations } from '../../projections/engine/migrations.ts';
+import { RETRY_FOREVER } from '../../projections/engine/processor.ts';
+import { newEvent } from '../contract/support/contract-events.ts';
+
+/**
+ * A dedicated worker hears of every append at once; without a linger it would apply a steady stream of runs one
+ * transaction each. With `lingerMs`, after a short batch it waits before reading again, and what arrived meanwhile
+ * comes as one batch. A full batch (a backlog) is followed by the next read at once, and stop() ends a linger.
+ */
+describe('the engine’s linger after a short batch', () => {
+  let database: Database;
+  let store: EventStore;
+
+  beforeAll(async () => {
+    database = await openDatabase({ dataDir: 'memory' });
+    const migrations = { ...eventStoreMigrations, ...engineMigrations };
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error;
+    store = createPostgresEventStore(database);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.close();
+  });
+
+  /** An engine following one processor of `type`, and the sizes of the batches it was handed. */
+  function follower(type: string, options: { lingerMs: number; batchSize?: number }) {
+    const batches: number[] = [];
+    const engine = new Engine({
+      db: database.db,
+      store: store as EventStore<never>,
+      ...options,
+      processors: [
+        {
+          name: `linger-${randomUUID()}`,
+          version: 1,
+          eventTypes: [type],
+          withoutFields: [],
+          failure: RETRY_FOREVER,
+          handle: async (events) => void batches.push(events.length),
+        },
+      ],
+    });
+    return { engine, batches };
+  }
+
+  async function appendOneByOne(type: string, count: number): Promise<void> {
+    for (let n = 0; n < count; n++) await store.appendToStream(`linger-${randomUUID()}`, [newEvent(type, { n })]);
+  }
+
+  async function until(condition: () => boolean): Promise<void> {
+    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
+  it('gathers the appends that arrive while it lingers into one batch', async () => {
+    const type = `Steady-${randomUUID()}`;
+    const { engine, batches } = follower(type, { lingerMs: 3_000 });
+    engine.start();
+    try {
+      await appendOneByOne(type, 1);
+      await until(() => batches.length === 1);
+      // Five appends, each announced, while the engine lingers after its one-event batch: none is read alone.
+      await appendOneByOne(type, 5);
+      await engine.caughtUp();
+      expect(batches).toEqual([1, 5]);
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it('reads a backlog batch after batch without lingering between full ones', async () => {
+    const type = `Backlog-${randomUUID()}`;
+    await appendOneByOne(type, 6);
+    // A linger after a full batch would hold this test for minutes, past its timeout.
+    const { engine, batches } = follower(type, { lingerMs: 600_000, batchSize: 2 });
+    engine.start();
+    try {
+      await engine.caughtUp();
+      expect(batches).toEqual([2, 2, 2]);
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it('stops at once when stopped during a linger', async () => {
+    const type = `Stopped-${randomUUID()}`;
+    const { engine, batches } = follower(type, { lingerMs: 600_000 });
+    engine.start();
+    await appendOneByOne(type, 1);
+    await until(() => batches.length === 1);
+    await engine.stop();
+    expect(batches).toEqual([1]);
+  });
+});
