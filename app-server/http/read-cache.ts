@@ -47,6 +47,7 @@ export class ReadCache {
   );
   #hits = 0;
   #misses = 0;
+  #perUserHits = 0;
 
   constructor(options: { maxEntries: number }) {
     if (!Number.isInteger(options.maxEntries) || options.maxEntries < 1)
@@ -113,6 +114,46 @@ export class ReadCache {
     return value;
   }
 
+  /**
+   * One value per user (a display name), each its own entry, fresh while that user is not announced under `topics`:
+   * the rules of `read`, one barrier for all of them. Those not held, or stale, are loaded together by `load`; an id
+   * it has no value for is answered null (and held as such: ids are never reused).
+   */
+  async readPerUser<T>(
+    read: string,
+    userIds: readonly string[],
+    topics: readonly ChangeTopic[],
+    load: (userIds: readonly string[]) => Promise<ReadonlyMap<string, T>>,
+  ): Promise<Map<string, T | null>> {
+    const id = (userId: string) => `${userId}\u0000${read}\u0000`;
+    const values = new Map<string, T | null>();
+    const held = userIds.flatMap((userId) => {
+      const entry = this.#entries.get(id(userId));
+      return entry ? [{ userId, entry }] : [];
+    });
+    if (
+      held.length > 0 &&
+      this.#hub?.listening &&
+      (await this.barrier().then(
+        () => true,
+        () => false,
+      ))
+    )
+      for (const { userId, entry } of held)
+        if (this.#fresh(entry, { userId, topics })) values.set(userId, entry.value as T | null);
+    this.#perUserHits += values.size;
+    const missing = userIds.filter((userId) => !values.has(userId));
+    if (missing.length === 0) return values;
+    const filledAt = this.#tick;
+    const loaded = await load(missing);
+    for (const userId of missing) {
+      const entry: Entry = { value: loaded.get(userId) ?? null, filledAt, validFrom: 0, validUntil: Infinity };
+      values.set(userId, entry.value as T | null);
+      if (this.#hub?.listening && this.#fresh(entry, { userId, topics })) this.#store(id(userId), entry);
+    }
+    return values;
+  }
+
   /** Marks the announced users' topics changed; entries filled before are stale from now on. */
   invalidate(messages: readonly ChangeMessage[]): void {
     for (const { userId, topics } of messages) {
@@ -138,9 +179,9 @@ export class ReadCache {
     this.#invalidated.clear();
   }
 
-  /** Entries held and hits/misses so far, for tests and the bench. */
-  get stats(): { entries: number; hits: number; misses: number } {
-    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses };
+  /** Entries held and hits/misses so far (`read`'s; `perUserHits`: values `readPerUser` served), for tests and the bench. */
+  get stats(): { entries: number; hits: number; misses: number; perUserHits: number } {
+    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses, perUserHits: this.#perUserHits };
   }
 
   /** A LISTEN round trip that started after this call (shared with every caller waiting for the same one). */

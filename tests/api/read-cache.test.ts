@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 import { createTestUser, freshToken, runBody, settle, type TestUser } from '../support/users.ts';
@@ -111,6 +112,27 @@ describe.each(databaseTargets())('hot reads from the read cache on %s', (target)
     expect((await as(bob)('POST', '/runs', runBody('2026-11-18T14:00:00Z', 4))).status).toBe(201);
     await runtime.projections.waitFor((await runtime.store.headPosition())!, 10_000);
     expect((await as(alice)('GET', feed)).body.data).toHaveLength(aliceView + 1);
+  });
+  it('GET /feed: the names on the cards are held too, and a rename by any path is in the next read', async () => {
+    const feed = `/feed?group_id=${groupId}&filter=runs`;
+    const nameOnAlicesCard = (body: { data: { user_id: string; display_name: string }[] }) =>
+      body.data.find((e) => e.user_id === alice.id)?.display_name;
+    await runtime.projections.waitFor((await runtime.store.headPosition())!, 10_000);
+    await warm(bob, feed);
+    // Warm: the page and the names on it come from the cache, no read of the accounts table.
+    const heldBefore = runtime.readCache!.stats.perUserHits;
+    const served = (await as(bob)('GET', feed)).body;
+    expect(runtime.readCache!.stats.perUserHits).toBeGreaterThan(heldBefore);
+
+    expect((await as(alice)('PATCH', '/auth/me', { display_name: 'Alice Renamed' })).status).toBe(200);
+    expect(nameOnAlicesCard((await as(bob)('GET', feed)).body)).toBe('Alice Renamed');
+    expect(nameOnAlicesCard(served)).not.toBe('Alice Renamed');
+
+    // A writer the product does not know of yet (here, a fix in psql) is announced as well: the trigger watches the
+    // column, not the code paths.
+    await warm(bob, feed);
+    await sql`UPDATE users SET display_name = 'Alice By Hand' WHERE id = ${alice.id}`.execute(runtime.database.db);
+    expect(nameOnAlicesCard((await as(bob)('GET', feed)).body)).toBe('Alice By Hand');
   });
   it('GET /groups/:id/challenges: a mate’s run and its deletion, a join, a rename and a leave are each in the next read', async () => {
     const path = `/groups/${groupId}/challenges`;

@@ -33,11 +33,13 @@ export interface FeedPage {
 const FEED_TOPICS: readonly ChangeTopic[] = ['feed', 'reactions', 'groups'];
 
 /**
- * Names are read per request, not cached: they come from the accounts table (a rename, an erasure's "Deleted user"),
- * which no projection announces. One precompiled primary-key read for the page's authors and reactors.
+ * Names come from the accounts table, not from a read model: held per user by the read cache, and announced (topic
+ * `profile`) by a trigger on every change of the column or deletion of the row (app-server/auth/migrations.ts), so a
+ * rename or an erasure's "Deleted user" is in the next read. Those not held: one precompiled primary-key read.
  */
 const DISPLAY_NAMES = `SELECT id, display_name FROM users WHERE id = ANY($1::text[])`;
 const DELETED_USER = 'Deleted user';
+const NAME_TOPICS: readonly ChangeTopic[] = ['profile'];
 
 /**
  * GET /feed's page for `viewerId`: the group check, the cards, their reactions and charity names from the read cache
@@ -61,7 +63,9 @@ export async function feedPage(
   );
   if (page === null) return null;
   const ids = new Set([...page.rows.map((r) => r.user_id), ...page.reactions.map((r) => r.user_id)]);
-  const names = await displayNames(db, [...ids]);
+  const names = cache
+    ? await cache.readPerUser('display-name', [...ids], NAME_TOPICS, (missing) => displayNames(db, missing))
+    : await displayNames(db, [...ids]);
   const named = <Row extends { user_id: string }>(row: Row) => ({
     ...row,
     display_name: names.get(row.user_id) ?? DELETED_USER,
