@@ -2,7 +2,7 @@ import type { BenchFixture } from '../seed/fixture.ts';
 import { groupSize } from '../seed/seed-shape.ts';
 import { options, say } from './bench-options.ts';
 import { type LoadFigures, measureRequests, type NextRequest } from './load.ts';
-import type { ServerProcess } from './server-process.ts';
+import { rssOf, type ServerProcess } from './server-process.ts';
 import { leastSquaresSlope } from './stats.ts';
 
 /** The requests of the read rows, spread over the members of the 20-member groups (each with their own token). */
@@ -57,30 +57,37 @@ export async function measureReads(
   return rows;
 }
 
-/** RSS of the API process sampled each second while the read mix runs at 100 connections. */
+/**
+ * RSS of each of the product's processes (the API's, then the worker's when it runs apart) sampled each second while
+ * the read mix runs at 100 connections. Each is judged apart: summed, the worker (idle under reads) shrinking its heap
+ * after the write row hid the API's own figure.
+ */
 export async function measureMemory(product: ServerProcess, fixture: BenchFixture, tokens: Map<string, string>) {
   const workloads = readWorkloads(fixture, tokens);
   let k = 0;
   const mixed: NextRequest = () => workloads[k++ % workloads.length]!.next();
-  const samples: { x: number; y: number }[] = [];
+  const samples = product.pids.map(() => [] as { x: number; y: number }[]);
   const started = performance.now();
-  const timer = setInterval(
-    () => samples.push({ x: (performance.now() - started) / 60_000, y: product.rssBytes() / 2 ** 20 }),
-    1000,
-  );
+  const timer = setInterval(() => {
+    const x = (performance.now() - started) / 60_000;
+    product.pids.forEach((pid, i) => samples[i]!.push({ x, y: rssOf(pid) / 2 ** 20 }));
+  }, 1000);
   const figures = await measureRequests(product.url, {
     connections: options.readConnections,
     seconds: options.memorySeconds,
     next: mixed,
   });
   clearInterval(timer);
-  // The first tenth is warm-up (JIT, pools, caches filling): the slope is read over the rest.
-  const steady = samples.slice(Math.floor(samples.length / 10));
-  return {
-    figures,
-    startMb: steady[0]?.y ?? Number.NaN,
-    endMb: steady.at(-1)?.y ?? Number.NaN,
-    maxMb: Math.max(...samples.map((s) => s.y)),
-    slopeMbPerMin: leastSquaresSlope(steady),
-  };
+  const processes = samples.map((series, i) => {
+    // The first tenth is warm-up (JIT, pools, caches filling): the slope is read over the rest.
+    const steady = series.slice(Math.floor(series.length / 10));
+    return {
+      name: i === 0 ? 'API' : 'worker',
+      startMb: steady[0]?.y ?? Number.NaN,
+      endMb: steady.at(-1)?.y ?? Number.NaN,
+      maxMb: Math.max(...series.map((s) => s.y)),
+      slopeMbPerMin: leastSquaresSlope(steady),
+    };
+  });
+  return { figures, processes };
 }

@@ -57,7 +57,8 @@ function spawnScript(script: string, env: Record<string, string>, nodeArgs: read
 }
 
 /** Resident set size of a process now, in bytes (from /proc). */
-function rssOf(pid: number): number {
+/** Resident set size of a process now, in bytes (from /proc). */
+export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }
