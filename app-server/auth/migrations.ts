@@ -194,21 +194,22 @@ async function addSessionEpoch(db: Kysely<unknown>): Promise<void> {
 }
 
 /**
- * A display name changed or gone is announced like a read model's change (projections/change-announcements.ts: topic
- * `profile` to that user), so the read cache can hold names (app-server/http/read-cache.ts, `readPerUser`) and the
- * user's other devices refresh their profile. A trigger does it, so no path that writes the name (a profile change, an
- * erasure, a cascade, a fix in psql) can forget; the NOTIFY is heard only if its transaction commits.
+ * A display name or time zone changed, or a profile gone, is announced like a read model's change
+ * (projections/change-announcements.ts: topic `profile` to that user), so the read cache can hold them
+ * (app-server/http/read-cache.ts: GET /feed's names, the challenges' members) and the user's other devices refresh
+ * their profile. A trigger does it, so no path that writes them (a profile change, an erasure, a cascade, a fix in
+ * psql) can forget; the NOTIFY is heard only if its transaction commits.
  */
 async function announceDisplayNames(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE FUNCTION users_display_name_announce() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF TG_OP = 'DELETE' OR NEW.display_name IS DISTINCT FROM OLD.display_name THEN
+      IF TG_OP = 'DELETE' OR (NEW.display_name, NEW.timezone) IS DISTINCT FROM (OLD.display_name, OLD.timezone) THEN
         PERFORM pg_notify('realtime_changes',
           json_build_array(json_build_object('userId', OLD.id, 'topics', json_build_array('profile')))::text);
       END IF;
       RETURN NULL;
     END $$`.execute(db);
-  await sql`CREATE TRIGGER users_display_name_announced AFTER UPDATE OF display_name OR DELETE ON users
+  await sql`CREATE TRIGGER users_display_name_announced AFTER UPDATE OF display_name, timezone OR DELETE ON users
     FOR EACH ROW EXECUTE FUNCTION users_display_name_announce()`.execute(db);
 }
 
@@ -217,5 +218,5 @@ export const authMigrations: Record<string, Migration> = {
   '2026-11-22-03-auth-tables': { up },
   '2026-12-10-01-auth-sign-in-sources': { up: addSignInSources },
   '2026-12-12-01-auth-session-epoch': { up: addSessionEpoch },
-  '2026-12-28-01-auth-display-names-announced': { up: announceDisplayNames },
+  '2026-12-28-01-auth-profiles-announced': { up: announceDisplayNames },
 };

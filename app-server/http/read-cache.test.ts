@@ -159,4 +159,71 @@ describe('ReadCache', () => {
     fake.barriers.shift()?.reject(new Error('Not listening'));
     expect(await pending).toBe('from the database');
   });
+
+  it('serves one request’s reads after one round trip, started at its first hit', async () => {
+    const { cache, fake } = await openCache();
+    const members = { userId: 'viewer', read: 'members', query: 'g', topics: ['groups'] as const };
+    await cache.read({ ...members, users: (ids: string[]) => ids }, async () => ({ value: ['viewer', 'm1'] }));
+    await cache.readPerUser('name', ['m1'], ['profile'], async () => new Map([['m1', 'Mia']]));
+    const request = cache.forRequest();
+    const reads = (async () => {
+      const ids = await request.read({ ...members, users: (v: string[]) => v }, async () => ({ value: ['unused'] }));
+      return [ids, await request.readPerUser('name', ['m1'], ['profile'], async () => new Map([['m1', 'unused']]))];
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(fake.barriers).toHaveLength(1);
+    fake.barriers.shift()?.resolve();
+    const [ids, names] = await reads;
+    expect(ids).toEqual(['viewer', 'm1']);
+    expect(names).toEqual(new Map([['m1', 'Mia']]));
+    expect(fake.barriers).toHaveLength(0); // the second read used the request's round trip
+  });
+
+  it('judges an entry by the users its own value names, and holds each user’s value apart', async () => {
+    const { cache, fake } = await openCache();
+    const pass = async <T>(pending: Promise<T>) => {
+      for (let i = 0; i < 5; i++) {
+        await Promise.resolve();
+        for (const barrier of fake.barriers.splice(0)) barrier.resolve();
+      }
+      return pending;
+    };
+    const members = (value: string[]) =>
+      pass(
+        cache.read(
+          { userId: 'viewer', read: 'members', query: 'g', topics: ['profile'], users: (v: string[]) => v },
+          async () => ({ value }),
+        ),
+      );
+    const names = (value: string) =>
+      pass(
+        cache.readPerUser(
+          'name',
+          ['m1', 'm2'],
+          ['profile'],
+          async (ids) => new Map(ids.map((id) => [id, `${value} ${id}`])),
+        ),
+      );
+    await members(['viewer', 'm1']);
+    expect(await members(['stale'])).toEqual(['viewer', 'm1']);
+    fake.announce('m2', 'profile'); // not among the entry's members
+    expect(await members(['stale'])).toEqual(['viewer', 'm1']);
+    fake.announce('m1', 'profile');
+    expect(await members(['viewer', 'm1', 'm2'])).toEqual(['viewer', 'm1', 'm2']);
+
+    expect(await names('first')).toEqual(
+      new Map([
+        ['m1', 'first m1'],
+        ['m2', 'first m2'],
+      ]),
+    );
+    fake.announce('m2', 'profile');
+    expect(await names('second')).toEqual(
+      new Map([
+        ['m1', 'first m1'],
+        ['m2', 'second m2'],
+      ]),
+    );
+    expect(cache.stats.perUserHits).toBe(1);
+  });
 });

@@ -31,7 +31,7 @@ import { FreshRead } from '../auth/fresh-read.ts';
  * replica could hand a fill rows older than an announcement already heard; `createReadCache` refuses one).
  * Authorization is not cached: the session check runs on every request before any of this.
  */
-export class ReadCache {
+export class ReadCache implements CacheReads {
   readonly #maxEntries: number;
   readonly #entries = new Map<string, Entry>();
   /** Tick of the last announcement per `user topic`; bounded, the oldest forgotten into `#floor`. */
@@ -79,27 +79,56 @@ export class ReadCache {
    * filled at and that instant. `users`: further users whose `topics` the rows depend on (a group's members, for a
    * group-wide read); the entry is stale once any of them, or `userId`, is announced under one of the topics.
    */
-  async read<T>(
-    key: {
-      userId: string;
-      read: string;
-      query: string;
-      topics: readonly ChangeTopic[];
-      users?: readonly string[];
-      now?: number;
-    },
+  read<T>(key: ReadKey<T>, load: () => Promise<{ value: T; validUntil?: number }>): Promise<T> {
+    return this.#read(() => this.#passedBarrier(), key, load);
+  }
+
+  /**
+   * The reads of one request, sharing one barrier: started at the first read that needs it (after the request
+   * arrived, which is all exactness asks of it), then reused, so a request reading several entries makes one round
+   * trip on the LISTEN connection, not one per entry.
+   */
+  forRequest(): CacheReads {
+    let barrier: Promise<boolean> | null = null;
+    const passed = () => (barrier ??= this.#passedBarrier());
+    return {
+      read: (key, load) => this.#read(passed, key, load),
+      readPerUser: (read, userIds, topics, load) => this.#readPerUser(passed, read, userIds, topics, load),
+    };
+  }
+
+  /**
+   * One value per user (a display name), each its own entry, fresh while that user is not announced under `topics`:
+   * the rules of `read`, one barrier for all of them. Those not held, or stale, are loaded together by `load`; an id
+   * it has no value for is answered null (and held as such: ids are never reused).
+   */
+  readPerUser<T>(
+    read: string,
+    userIds: readonly string[],
+    topics: readonly ChangeTopic[],
+    load: (userIds: readonly string[]) => Promise<ReadonlyMap<string, T>>,
+  ): Promise<Map<string, T | null>> {
+    return this.#readPerUser(() => this.#passedBarrier(), read, userIds, topics, load);
+  }
+
+  #passedBarrier(): Promise<boolean> {
+    return this.barrier().then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async #read<T>(
+    passedBarrier: () => Promise<boolean>,
+    key: ReadKey<T>,
     load: () => Promise<{ value: T; validUntil?: number }>,
   ): Promise<T> {
     const id = `${key.userId}\u0000${key.read}\u0000${key.query}`;
     const found = this.#entries.get(id);
     const now = key.now ?? 0;
     if (found && this.#hub?.listening && found.validFrom <= now && now < found.validUntil) {
-      const barrier = await this.barrier().then(
-        () => true,
-        () => false,
-      );
       // Judged after the barrier: announcements it delivered may have made the entry stale.
-      if (barrier && this.#fresh(found, key)) {
+      if ((await passedBarrier()) && this.#fresh(found, { ...key, users: usersOf(key, found.value as T) })) {
         this.#hits++;
         this.#entries.delete(id);
         this.#entries.set(id, found);
@@ -110,16 +139,12 @@ export class ReadCache {
     const filledAt = this.#tick;
     const { value, validUntil } = await load();
     const entry: Entry = { value, filledAt, validFrom: now, validUntil: validUntil ?? Number.POSITIVE_INFINITY };
-    if (this.#hub?.listening && this.#fresh(entry, key)) this.#store(id, entry);
+    if (this.#hub?.listening && this.#fresh(entry, { ...key, users: usersOf(key, value) })) this.#store(id, entry);
     return value;
   }
 
-  /**
-   * One value per user (a display name), each its own entry, fresh while that user is not announced under `topics`:
-   * the rules of `read`, one barrier for all of them. Those not held, or stale, are loaded together by `load`; an id
-   * it has no value for is answered null (and held as such: ids are never reused).
-   */
-  async readPerUser<T>(
+  async #readPerUser<T>(
+    passedBarrier: () => Promise<boolean>,
     read: string,
     userIds: readonly string[],
     topics: readonly ChangeTopic[],
@@ -131,14 +156,7 @@ export class ReadCache {
       const entry = this.#entries.get(id(userId));
       return entry ? [{ userId, entry }] : [];
     });
-    if (
-      held.length > 0 &&
-      this.#hub?.listening &&
-      (await this.barrier().then(
-        () => true,
-        () => false,
-      ))
-    )
+    if (held.length > 0 && this.#hub?.listening && (await passedBarrier()))
       for (const { userId, entry } of held)
         if (this.#fresh(entry, { userId, topics })) values.set(userId, entry.value as T | null);
     this.#perUserHits += values.size;
@@ -215,6 +233,35 @@ export class ReadCache {
   }
 }
 
+/**
+ * What a cached read is: its user, name and query (the entry's key), the topics that change its rows, the `now` it is
+ * read at (see `read`), and further users whose topics it depends on, known up front or from the value itself (a
+ * group's members, read by the entry).
+ */
+export interface ReadKey<T> {
+  readonly userId: string;
+  readonly read: string;
+  readonly query: string;
+  readonly topics: readonly ChangeTopic[];
+  readonly users?: readonly string[] | ((value: T) => readonly string[]);
+  readonly now?: number;
+}
+
+/** The cache's reads (`ReadCache` itself, or one request's scope of it: `forRequest`). */
+export interface CacheReads {
+  read<T>(key: ReadKey<T>, load: () => Promise<{ value: T; validUntil?: number }>): Promise<T>;
+  readPerUser<T>(
+    read: string,
+    userIds: readonly string[],
+    topics: readonly ChangeTopic[],
+    load: (userIds: readonly string[]) => Promise<ReadonlyMap<string, T>>,
+  ): Promise<Map<string, T | null>>;
+}
+
+function usersOf<T>(key: ReadKey<T>, value: T): readonly string[] | undefined {
+  return typeof key.users === 'function' ? key.users(value) : key.users;
+}
+
 interface Entry {
   readonly value: unknown;
   /** `#tick` read before the rows were queried. */
@@ -245,8 +292,8 @@ export function createReadCache(database: Database, hub: ChangeHub, maxEntries =
 
 /** `cache.read(key, load)`, or `load` alone without a cache. */
 export async function cachedRead<T>(
-  cache: ReadCache | null | undefined,
-  key: Parameters<ReadCache['read']>[0],
+  cache: CacheReads | null | undefined,
+  key: ReadKey<T>,
   load: () => Promise<{ value: T; validUntil?: number }>,
 ): Promise<T> {
   if (!cache) return (await load()).value;

@@ -25,7 +25,8 @@ describe.each(postgres)('the read cache across two instances on %s', (target) =>
     expect(answer.status).toBe(200);
     const before = second.runtime.readCache?.stats.hits ?? 0;
     expect((await read(user, path)).body).toEqual(answer.body);
-    expect(second.runtime.readCache?.stats.hits).toBe(before + 1);
+    // The challenges answer is two entries: the members as they are, and their figures.
+    expect(second.runtime.readCache?.stats.hits).toBe(before + (path.endsWith('/challenges') ? 2 : 1));
     return answer.body;
   };
 

@@ -51,8 +51,10 @@ export async function feedPage(
   viewerId: string,
   query: FeedPageQuery,
 ): Promise<FeedPage | null> {
+  // One barrier for the page and its names (read-cache.ts, forRequest).
+  const reads = cache?.forRequest();
   const page = await cachedRead(
-    cache,
+    reads,
     {
       userId: viewerId,
       read: 'feed',
@@ -63,8 +65,8 @@ export async function feedPage(
   );
   if (page === null) return null;
   const ids = new Set([...page.rows.map((r) => r.user_id), ...page.reactions.map((r) => r.user_id)]);
-  const names = cache
-    ? await cache.readPerUser('display-name', [...ids], NAME_TOPICS, (missing) => displayNames(db, missing))
+  const names = reads
+    ? await reads.readPerUser('display-name', [...ids], NAME_TOPICS, (missing) => displayNames(db, missing))
     : await displayNames(db, [...ids]);
   const named = <Row extends { user_id: string }>(row: Row) => ({
     ...row,

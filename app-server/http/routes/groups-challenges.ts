@@ -16,9 +16,9 @@ import { cachedRead, type ReadCache } from '../read-cache.ts';
 import { viewerWeek } from './groups-stats.ts';
 
 /*
- * GET /groups/{id}/challenges (§3): per request, one precompiled read of the group's members as they are now (the
- * membership check, their names, the viewer's zone); the members' figures for the viewer's week and their level and
- * XP (the order ties keep) from the read cache (read-cache.ts, exact), ranked with those names.
+ * GET /groups/{id}/challenges (§3), from the read cache (read-cache.ts, exact), one barrier for both reads: the group's
+ * members as they are now (the membership check, their names, the viewer's zone: one precompiled read on a miss), and
+ * the members' figures for the viewer's week and their level and XP (the order ties keep), ranked with those names.
  *
  * What the entry depends on, and who announces it: the members' runs and fastest-run records (`runs`, the runs
  * projector, to the runner), their streaks (`streak`: the gamification projector's WeekSettled, and the goal-pauses
@@ -27,8 +27,7 @@ import { viewerWeek } from './groups-stats.ts';
  * and every member (`users`), and its key holds the member ids read this request, the week and the zone: a member
  * who joined or left, or another week, is another key. (`groups` still matters: a change committed between this
  * request's read of the members and the fill's own reads gives the key's members the other membership's figures.)
- * Names are not in the entry: they come from the accounts table, which no projection announces (a rename, an
- * erasure's "Deleted user"), so they are read every time, as GET /feed's.
+ * Names are not in the figures' entry but in the members' (a rename re-ranks without reloading the figures).
  */
 
 /** The cached part of the answer for one viewer, group, week and member set. */
@@ -41,6 +40,11 @@ interface ChallengeEntry {
 }
 
 const CHALLENGE_TOPICS: readonly ChangeTopic[] = ['runs', 'streak', 'xp', 'groups'];
+/**
+ * The members as they are now: a join or a leave (`groups`, to every member and to one who left), a member's name and
+ * the viewer's zone (`profile`, announced by a trigger on the accounts table, app-server/auth/migrations.ts).
+ */
+const MEMBERS_TOPICS: readonly ChangeTopic[] = ['groups', 'profile'];
 
 /**
  * The members by name then id (the database's collation, as groupMembers sorts them), their names now ("Deleted
@@ -67,7 +71,20 @@ export async function groupChallenges(
   viewerId: string,
   now: Date,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
-  const { rows } = await db.executeQuery<MemberNow>(CompiledQuery.raw(MEMBERS_NOW, [groupId, viewerId]));
+  const reads = cache?.forRequest();
+  const rows = await cachedRead(
+    reads,
+    {
+      userId: viewerId,
+      read: 'groups/members',
+      query: groupId,
+      topics: MEMBERS_TOPICS,
+      users: (members) => members.map((m) => m.user_id),
+    },
+    async () => ({
+      value: (await db.executeQuery<MemberNow>(CompiledQuery.raw(MEMBERS_NOW, [groupId, viewerId]))).rows,
+    }),
+  );
   const viewer = rows.find((m) => m.user_id === viewerId);
   if (!viewer) return null;
   const timeZone = viewer.viewer_time_zone ?? DEFAULT_TIME_ZONE;
@@ -75,7 +92,7 @@ export async function groupChallenges(
   // By id: a rename reorders the rows, not the members.
   const memberIds = rows.map((m) => m.user_id).sort();
   const entry = await cachedRead<ChallengeEntry>(
-    cache,
+    reads,
     {
       userId: viewerId,
       read: 'groups/challenges',
