@@ -70,7 +70,7 @@ export async function measureMemory(product: ServerProcess, fixture: BenchFixtur
   const started = performance.now();
   const timer = setInterval(() => {
     const x = (performance.now() - started) / 60_000;
-    product.pids.forEach((pid, i) => samples[i]!.push({ x, y: rssOf(pid) / 2 ** 20 }));
+    for (const [i, pid] of product.pids.entries()) samples[i]!.push({ x, y: rssOf(pid) / 2 ** 20 });
   }, 1000);
   const figures = await measureRequests(product.url, {
     connections: options.readConnections,
