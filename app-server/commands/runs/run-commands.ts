@@ -7,7 +7,7 @@ import { foldEvents } from '../../../domain/shared/decider.ts';
 import { importedRunId } from '../../../domain/run/import-stream.ts';
 import { MAX_LOGGED_RUN_AGE_DAYS } from '../../../domain/run/policy.ts';
 import type { RunState } from '../../../domain/run/state.ts';
-import type { LogPosition } from '../../../domain/shared/event-store.ts';
+import type { LogPosition, RecordedEvent } from '../../../domain/shared/event-store.ts';
 import type { RunBody } from '../../../domain/validation/run.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
 import { executeCommand } from '../execute-command.ts';
@@ -19,8 +19,13 @@ import { streams } from '../../../domain/shared/streams.ts';
 type Tx = Transaction<object>;
 
 /** The week's limits for an upload after the fact (upload-week.ts), as LogGpsRun takes them. */
-async function uploadLimits(context: UserCommandContext, startedAt: Temporal.Instant, tx: Tx) {
-  const week = await uploadWeek(context, startedAt, tx);
+async function uploadLimits(
+  context: UserCommandContext,
+  startedAt: Temporal.Instant,
+  tx: Tx,
+  goalIndex: readonly RecordedEvent[],
+) {
+  const week = await uploadWeek(context, startedAt, goalIndex, tx);
   return { weekSettled: week === 'settled', evidenceForStake: week === 'evidence' };
 }
 
@@ -48,7 +53,7 @@ export async function logRun(
   const runId = recordingRunId(context.userId, positions);
   const startedAt = Temporal.Instant.from(body.started_at);
   return inTransaction(context, tx, async (transaction) => {
-    const saved = await runSaved(context, runId, transaction);
+    const { saved, goalIndex } = await runAndGoalIndex(context, runId, transaction);
     if (saved) return saved;
     const result = await executeCommand(
       context.store,
@@ -62,7 +67,7 @@ export async function logRun(
         durationSec: body.duration_sec,
         positions,
         notes: body.notes,
-        ...(await uploadLimits(context, startedAt, transaction)),
+        ...(await uploadLimits(context, startedAt, transaction, goalIndex)),
         live: false,
         recordedWith,
         now: instantOf(context),
@@ -76,15 +81,20 @@ export async function logRun(
 }
 
 /**
+ * The run's stream and the runner's goal index (the week limits of upload-week.ts), in one read: whether the recording
+ * (or health workout) made a run already, and what an upload after the fact may do.
+ */
+async function runAndGoalIndex(context: UserCommandContext, runId: string, tx: Tx) {
+  const [run, goals] = [streams.run(runId), streams.userGoals(context.userId)];
+  const read = await context.store.readStreams([run, goals], { transaction: tx });
+  return { saved: savedRun(runId, read.get(run) ?? []), goalIndex: read.get(goals) ?? [] };
+}
+
+/**
  * The run a recording (or a health workout) made already, with the head of its stream to wait for; null when there
  * is none. Its run deleted, the recording is refused (409 `run_deleted`): it stays deleted.
  */
-async function runSaved(
-  context: UserCommandContext,
-  runId: string,
-  tx: Tx,
-): Promise<{ runId: string; position: LogPosition } | null> {
-  const history = await context.store.readStream(streams.run(runId), { transaction: tx });
+function savedRun(runId: string, history: readonly RecordedEvent[]): { runId: string; position: LogPosition } | null {
   const head = history[history.length - 1]?.position;
   if (!head) return null;
   const state = foldEvents(
@@ -169,9 +179,9 @@ async function importWorkout(
   const stream = streams.run(runId);
   const startedAt = Temporal.Instant.from(body.started_at);
   const now = instantOf(context);
-  const saved = await runSaved(context, runId, tx);
+  const { saved, goalIndex } = await runAndGoalIndex(context, runId, tx);
   if (saved) return saved;
-  const week = await uploadWeek(context, startedAt, tx);
+  const week = await uploadWeek(context, startedAt, goalIndex, tx);
   const cutoff = now.subtract({ hours: 24 * MAX_LOGGED_RUN_AGE_DAYS });
   if (week !== 'evidence' && startedAt.epochMilliseconds < cutoff.epochMilliseconds)
     throw new DomainRefusal(runErrors.tooOld(MAX_LOGGED_RUN_AGE_DAYS));

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import { isSettledWeek, userGoalsDecider, type UserGoalsEvent } from '../../../domain/goal/user-goals.ts';
 import { foldEvents } from '../../../domain/shared/decider.ts';
+import type { RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 import { isWithinWeek, weekStartingOn } from '../../../domain/shared/week.ts';
 import { takesEvidence } from '../../../domain/stake/appeal-decide.ts';
@@ -23,12 +24,13 @@ export type UploadWeek = 'open' | 'settled' | 'evidence';
 export async function uploadWeek(
   context: UserCommandContext,
   startedAt: Temporal.Instant,
-  tx?: Transaction<object>,
+  /** The user's goal index stream (streams.userGoals), read by the caller in `tx`. */
+  goalIndex: readonly RecordedEvent[],
+  tx: Transaction<object>,
 ): Promise<UploadWeek> {
-  const history = await context.store.readStream(streams.userGoals(context.userId), tx ? { transaction: tx } : {});
   const index = foldEvents(
     userGoalsDecider,
-    history.map((e) => ({ type: e.type, data: e.data }) as UserGoalsEvent),
+    goalIndex.map((e) => ({ type: e.type, data: e.data }) as UserGoalsEvent),
   );
   const now = instantOf(context);
   if (!isSettledWeek(index, startedAt, now)) return 'open';
