@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore } from '../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
 import { eventStoreMigrations } from '../../app-server/adapters/event-store/postgres/migrations.ts';
+import { createPostgresEventStore } from '../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
 import { type Database, openDatabase } from '../../app-server/db/database.ts';
 import type { EventStore, RecordedEvent } from '../../domain/shared/event-store.ts';
 import { Engine } from '../../projections/engine/engine.ts';

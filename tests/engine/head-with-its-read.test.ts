@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore } from '../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
-import { eventStoreMigrations } from '../../app-server/adapters/event-store/postgres/migrations.ts';
-import { type Database, openDatabase } from '../../app-server/db/database.ts';
+import type { Database } from '../../app-server/db/database.ts';
 import { comparePositions, type EventStore, type LogPosition } from '../../domain/shared/event-store.ts';
 import { Engine } from '../../projections/engine/engine.ts';
-import { engineMigrations } from '../../projections/engine/migrations.ts';
 import { RETRY_FOREVER } from '../../projections/engine/processor.ts';
 import { newEvent } from '../contract/support/contract-events.ts';
+import { openMemoryEngineStore } from './support/memory-engine-store.ts';
 
 /*
  * On PostgreSQL the log's visible horizon is worked out per statement, and a later statement can see less than an
@@ -22,19 +19,12 @@ import { newEvent } from '../contract/support/contract-events.ts';
 describe('the engine moves a processor only to a head its own read saw', () => {
   let database: Database;
   let store: EventStore;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory' });
-    const migrations = { ...eventStoreMigrations, ...engineMigrations };
-    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw error;
-    store = createPostgresEventStore(database);
+    ({ database, store, close } = await openMemoryEngineStore());
   });
-  afterAll(async () => {
-    await store?.close();
-    await database?.close();
-  });
+  afterAll(() => close?.());
 
   it('delivers the events a read could not see yet, though a head read apart had passed them', async () => {
     const stream = `horizon-${randomUUID()}`;

@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventStoreMigrations } from '../../app-server/adapters/event-store/postgres/migrations.ts';
-import { createPostgresEventStore } from '../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
-import { type Database, openDatabase } from '../../app-server/db/database.ts';
+import type { Database } from '../../app-server/db/database.ts';
 import type { EventStore } from '../../domain/shared/event-store.ts';
 import { Engine } from '../../projections/engine/engine.ts';
-import { engineMigrations } from '../../projections/engine/migrations.ts';
 import { RETRY_FOREVER } from '../../projections/engine/processor.ts';
 import { newEvent } from '../contract/support/contract-events.ts';
+import { openMemoryEngineStore } from './support/memory-engine-store.ts';
 
 /**
  * A dedicated worker hears of every append at once; without a linger it would apply a steady stream of runs one
@@ -18,19 +15,12 @@ import { newEvent } from '../contract/support/contract-events.ts';
 describe('the engine’s linger after a short batch', () => {
   let database: Database;
   let store: EventStore;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory' });
-    const migrations = { ...eventStoreMigrations, ...engineMigrations };
-    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw error;
-    store = createPostgresEventStore(database);
+    ({ database, store, close } = await openMemoryEngineStore());
   });
-  afterAll(async () => {
-    await store?.close();
-    await database?.close();
-  });
+  afterAll(() => close?.());
 
   /** An engine following one processor of `type`, and the sizes of the batches it was handed. */
   function follower(type: string, options: { lingerMs: number; batchSize?: number }) {
