@@ -1,6 +1,5 @@
 import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { CHANGES_CHANNEL } from '../../projections/change-announcements.ts';
 
 const now = sql`now()`;
 
@@ -201,17 +200,17 @@ async function addSessionEpoch(db: Kysely<unknown>): Promise<void> {
  * their profile. A trigger does it, so no path that writes them (a profile change, an erasure, a cascade, a fix in
  * psql) can forget; the NOTIFY is heard only if its transaction commits.
  */
-async function announceProfiles(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE FUNCTION users_profile_announce() RETURNS trigger LANGUAGE plpgsql AS $$
+async function announceDisplayNames(db: Kysely<unknown>): Promise<void> {
+  await sql`CREATE FUNCTION users_display_name_announce() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP = 'DELETE' OR (NEW.display_name, NEW.timezone) IS DISTINCT FROM (OLD.display_name, OLD.timezone) THEN
-        PERFORM pg_notify(${sql.lit(CHANGES_CHANNEL)},
+        PERFORM pg_notify('realtime_changes',
           json_build_array(json_build_object('userId', OLD.id, 'topics', json_build_array('profile')))::text);
       END IF;
       RETURN NULL;
     END $$`.execute(db);
-  await sql`CREATE TRIGGER users_profile_announced AFTER UPDATE OF display_name, timezone OR DELETE ON users
-    FOR EACH ROW EXECUTE FUNCTION users_profile_announce()`.execute(db);
+  await sql`CREATE TRIGGER users_display_name_announced AFTER UPDATE OF display_name, timezone OR DELETE ON users
+    FOR EACH ROW EXECUTE FUNCTION users_display_name_announce()`.execute(db);
 }
 
 /** Schema owned by this module; registered in app-server/db/migrations/index.ts. */
@@ -219,5 +218,5 @@ export const authMigrations: Record<string, Migration> = {
   '2026-11-22-03-auth-tables': { up },
   '2026-12-10-01-auth-sign-in-sources': { up: addSignInSources },
   '2026-12-12-01-auth-session-epoch': { up: addSessionEpoch },
-  '2026-12-28-01-auth-profiles-announced': { up: announceProfiles },
+  '2026-12-28-01-auth-profiles-announced': { up: announceDisplayNames },
 };
