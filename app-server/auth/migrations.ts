@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { CHANGES_CHANNEL } from '../../projections/change-announcements.ts';
 
 const now = sql`now()`;
 
@@ -198,13 +199,14 @@ async function addSessionEpoch(db: Kysely<unknown>): Promise<void> {
  * (projections/change-announcements.ts: topic `profile` to that user), so the read cache can hold them
  * (app-server/http/read-cache.ts: GET /feed's names, the challenges' members) and the user's other devices refresh
  * their profile. A trigger does it, so no path that writes them (a profile change, an erasure, a cascade, a fix in
- * psql) can forget; the NOTIFY is heard only if its transaction commits.
+ * psql) can forget; the NOTIFY is heard only if its transaction commits. The trigger keeps the name it landed with
+ * (`users_display_name_…`, though it watches the time zone too): databases already migrated hold that name.
  */
-async function announceDisplayNames(db: Kysely<unknown>): Promise<void> {
+async function announceProfiles(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE FUNCTION users_display_name_announce() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP = 'DELETE' OR (NEW.display_name, NEW.timezone) IS DISTINCT FROM (OLD.display_name, OLD.timezone) THEN
-        PERFORM pg_notify('realtime_changes',
+        PERFORM pg_notify(${sql.lit(CHANGES_CHANNEL)},
           json_build_array(json_build_object('userId', OLD.id, 'topics', json_build_array('profile')))::text);
       END IF;
       RETURN NULL;
@@ -218,5 +220,5 @@ export const authMigrations: Record<string, Migration> = {
   '2026-11-22-03-auth-tables': { up },
   '2026-12-10-01-auth-sign-in-sources': { up: addSignInSources },
   '2026-12-12-01-auth-session-epoch': { up: addSessionEpoch },
-  '2026-12-28-01-auth-profiles-announced': { up: announceDisplayNames },
+  '2026-12-28-01-auth-profiles-announced': { up: announceProfiles },
 };

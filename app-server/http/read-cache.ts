@@ -128,7 +128,7 @@ export class ReadCache implements CacheReads {
     const now = key.now ?? 0;
     if (found && this.#hub?.listening && found.validFrom <= now && now < found.validUntil) {
       // Judged after the barrier: announcements it delivered may have made the entry stale.
-      if ((await passedBarrier()) && this.#fresh(found, { ...key, users: usersOf(key, found.value as T) })) {
+      if ((await passedBarrier()) && this.#fresh(found, key.userId, key.topics, usersOf(key, found.value as T))) {
         this.#hits++;
         this.#entries.delete(id);
         this.#entries.set(id, found);
@@ -139,7 +139,7 @@ export class ReadCache implements CacheReads {
     const filledAt = this.#tick;
     const { value, validUntil } = await load();
     const entry: Entry = { value, filledAt, validFrom: now, validUntil: validUntil ?? Number.POSITIVE_INFINITY };
-    if (this.#hub?.listening && this.#fresh(entry, { ...key, users: usersOf(key, value) })) this.#store(id, entry);
+    if (this.#hub?.listening && this.#fresh(entry, key.userId, key.topics, usersOf(key, value))) this.#store(id, entry);
     return value;
   }
 
@@ -158,7 +158,7 @@ export class ReadCache implements CacheReads {
     });
     if (held.length > 0 && this.#hub?.listening && (await passedBarrier()))
       for (const { userId, entry } of held)
-        if (this.#fresh(entry, { userId, topics })) values.set(userId, entry.value as T | null);
+        if (this.#fresh(entry, userId, topics)) values.set(userId, entry.value as T | null);
     this.#perUserHits += values.size;
     const missing = userIds.filter((userId) => !values.has(userId));
     if (missing.length === 0) return values;
@@ -167,7 +167,7 @@ export class ReadCache implements CacheReads {
     for (const userId of missing) {
       const entry: Entry = { value: loaded.get(userId) ?? null, filledAt, validFrom: 0, validUntil: Infinity };
       values.set(userId, entry.value as T | null);
-      if (this.#hub?.listening && this.#fresh(entry, { userId, topics })) this.#store(id(userId), entry);
+      if (this.#hub?.listening && this.#fresh(entry, userId, topics)) this.#store(id(userId), entry);
     }
     return values;
   }
@@ -207,13 +207,11 @@ export class ReadCache implements CacheReads {
     return this.#barrier.get();
   }
 
-  #fresh(
-    entry: Entry,
-    key: { userId: string; topics: readonly ChangeTopic[]; users?: readonly string[] | undefined },
-  ): boolean {
+  /** Whether nothing `entry` depends on was announced since it was filled: `userId`'s and `users`' `topics`. */
+  #fresh(entry: Entry, userId: string, topics: readonly ChangeTopic[], users: readonly string[] = []): boolean {
     if (entry.filledAt < this.#floor) return false;
-    if (!this.#untouched(entry, key.userId, key.topics)) return false;
-    for (const userId of key.users ?? []) if (!this.#untouched(entry, userId, key.topics)) return false;
+    if (!this.#untouched(entry, userId, topics)) return false;
+    for (const other of users) if (!this.#untouched(entry, other, topics)) return false;
     return true;
   }
 
