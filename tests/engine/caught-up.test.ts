@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventStoreMigrations } from '../../app-server/adapters/event-store/postgres/migrations.ts';
 import { createPostgresEventStore } from '../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
 import { type Database, openDatabase } from '../../app-server/db/database.ts';
 import type { EventStore, RecordedEvent } from '../../domain/shared/event-store.ts';
 import { Engine } from '../../projections/engine/engine.ts';
-import { engineMigrations } from '../../projections/engine/migrations.ts';
 import { RETRY_FOREVER } from '../../projections/engine/processor.ts';
 import { newEvent } from '../contract/support/contract-events.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
+import { migrateEngineTables } from './support/engine-store.ts';
 
 /**
  * `Engine.caughtUp()` is what a caller awaits to know its acknowledged appends have been applied (the process
@@ -28,10 +26,7 @@ describe.each(postgres)('caughtUp waits for every committed append, hidden ones 
   beforeAll(async () => {
     scratch = await createScratchDatabase(process.env.DATABASE_URL!, 'ss_caught_up');
     database = await openDatabase({ databaseUrl: scratch.url, poolSize: 4 });
-    const migrations = { ...eventStoreMigrations, ...engineMigrations };
-    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw error;
+    await migrateEngineTables(database);
     store = createPostgresEventStore(database);
   }, 60_000);
   afterAll(async () => {

@@ -1,25 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventStoreMigrations } from '../../app-server/adapters/event-store/postgres/migrations.ts';
 import { createPostgresEventStore } from '../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
 import { type Database, openDatabase } from '../../app-server/db/database.ts';
 import type { EventStore, RecordedEvent } from '../../domain/shared/event-store.ts';
 import { readCheckpoint } from '../../projections/engine/checkpoints.ts';
 import { Engine } from '../../projections/engine/engine.ts';
-import { engineMigrations } from '../../projections/engine/migrations.ts';
 import { RETRY_FOREVER } from '../../projections/engine/processor.ts';
 import { newEvent } from '../contract/support/contract-events.ts';
-
-/** Migrates the event store and the engine up to, but not including, `stopBefore` (all when absent). */
-async function migrate(database: Database, stopBefore?: string): Promise<void> {
-  const all = { ...eventStoreMigrations, ...engineMigrations };
-  const chosen = Object.fromEntries(Object.entries(all).filter(([name]) => !stopBefore || name < stopBefore));
-  const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => chosen } });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
-}
+import { migrateEngineTables } from './support/engine-store.ts';
 
 describe('the processing engine', () => {
   let database: Database;
@@ -27,7 +16,7 @@ describe('the processing engine', () => {
 
   beforeAll(async () => {
     database = await openDatabase({ dataDir: 'memory' });
-    await migrate(database, '2026-12-26-01-engine-one-checkpoint-table');
+    await migrateEngineTables(database, '2026-12-26-01-engine-one-checkpoint-table');
   });
   afterAll(async () => {
     await store?.close();
@@ -38,7 +27,7 @@ describe('the processing engine', () => {
     await sql`INSERT INTO es_checkpoints (name, commit_position, prepare_position) VALUES ('pm:kept', 41, 42)`.execute(
       database.db,
     );
-    await migrate(database);
+    await migrateEngineTables(database);
     expect(await readCheckpoint(database.db, 'pm:kept')).toMatchObject({
       position: { commit: 41, prepare: 42 },
       globalPosition: 42,

@@ -5,7 +5,7 @@ import { comparePositions, type EventStore, type LogPosition } from '../../domai
 import { Engine } from '../../projections/engine/engine.ts';
 import { RETRY_FOREVER } from '../../projections/engine/processor.ts';
 import { newEvent } from '../contract/support/contract-events.ts';
-import { openMemoryEngineStore } from './support/memory-engine-store.ts';
+import { openMemoryEngineStore } from './support/engine-store.ts';
 
 /*
  * On PostgreSQL the log's visible horizon is worked out per statement, and a later statement can see less than an

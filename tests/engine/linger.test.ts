@@ -5,7 +5,7 @@ import type { EventStore } from '../../domain/shared/event-store.ts';
 import { Engine } from '../../projections/engine/engine.ts';
 import { RETRY_FOREVER } from '../../projections/engine/processor.ts';
 import { newEvent } from '../contract/support/contract-events.ts';
-import { openMemoryEngineStore } from './support/memory-engine-store.ts';
+import { openMemoryEngineStore } from './support/engine-store.ts';
 
 /**
  * A dedicated worker hears of every append at once; without a linger it would apply a steady stream of runs one

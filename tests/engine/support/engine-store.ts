@@ -5,6 +5,15 @@ import { type Database, openDatabase } from '../../../app-server/db/database.ts'
 import type { EventStore } from '../../../domain/shared/event-store.ts';
 import { engineMigrations } from '../../../projections/engine/migrations.ts';
 
+/** Migrates the event store's and the engine's tables up to, but not including, `stopBefore` (all when absent). */
+export async function migrateEngineTables(database: Database, stopBefore?: string): Promise<void> {
+  const all = { ...eventStoreMigrations, ...engineMigrations };
+  const chosen = Object.fromEntries(Object.entries(all).filter(([name]) => !stopBefore || name < stopBefore));
+  const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => chosen } });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}
+
 /** An in-memory PGlite with the event store's and the engine's tables, for tests of the engine on its own. */
 export async function openMemoryEngineStore(): Promise<{
   database: Database;
@@ -12,10 +21,7 @@ export async function openMemoryEngineStore(): Promise<{
   close(): Promise<void>;
 }> {
   const database = await openDatabase({ dataDir: 'memory' });
-  const migrations = { ...eventStoreMigrations, ...engineMigrations };
-  const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+  await migrateEngineTables(database);
   const store = createPostgresEventStore(database);
   return {
     database,
