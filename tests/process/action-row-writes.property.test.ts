@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionRowWrites } from '../../app-server/process/stakes/action-row-writes.ts';
+import { ActionRowWrites, inRounds, type Write } from '../../app-server/process/stakes/action-row-writes.ts';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 
 /*
@@ -32,6 +32,27 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   }),
 );
 
+describe('stake_actions writes in rounds', () => {
+  it("a Monday's batch (captures asked for some stakes, collections recorded for others) is two statements", () => {
+    const writes: Write[] = [];
+    for (let i = 0; i < 100; i++) {
+      const stakeId = `s${i}`;
+      if (i % 2 === 0) writes.push({ insert: { key: `${stakeId}-capture`, stakeId, kind: 'capture' } });
+      else writes.push({ closeKind: { stakeId, kind: 'capture', result: 'collected:capture' } });
+    }
+    const rounds = inRounds(writes);
+    expect(rounds.map((r) => r.length)).toEqual([50, 50]);
+    expect(rounds[0]!.every((w) => 'insert' in w)).toBe(true);
+  });
+
+  it("keeps each stake's order: a close after an insert of its stake goes in a later round", () => {
+    const insert = (stakeId: string): Write => ({ insert: { key: `${stakeId}-hold`, stakeId, kind: 'hold' } });
+    const close = (stakeId: string): Write => ({ close: { stakeId, key: `${stakeId}-hold`, result: 'held' } });
+    const rounds = inRounds([close('a'), insert('b'), insert('a'), close('b'), close('a')]);
+    expect(rounds).toEqual([[insert('b')], [close('a'), close('b')], [insert('a')], [close('a')]]);
+  });
+});
+
 describe.each(databaseTargets())('stake_actions writes in runs on %s', (target) => {
   let rt: TestRuntime;
   let world = 0;
@@ -43,7 +64,7 @@ describe.each(databaseTargets())('stake_actions writes in runs on %s', (target) 
   function apply(writes: ActionRowWrites, prefix: string, o: Op) {
     const stakeId = `${prefix}s${o.stake}`;
     if (o.op === 'insert') writes.insert({ key: `${stakeId}-${o.kind}-${o.n}`, stakeId, kind: o.kind, attempt: o.n });
-    else if (o.op === 'close') writes.close(`${stakeId}-${o.kind}-${o.n}`, o.result);
+    else if (o.op === 'close') writes.close(stakeId, `${stakeId}-${o.kind}-${o.n}`, o.result);
     else writes.closeKinds(stakeId, o.kinds, o.result);
   }
 

@@ -9,16 +9,22 @@ export type NewAction = {
   readonly attempt?: number;
 };
 
-type Write =
+export type Write =
   | { readonly insert: NewAction }
-  | { readonly close: { readonly key: string; readonly result: string } }
+  | { readonly close: { readonly stakeId: string; readonly key: string; readonly result: string } }
   | { readonly closeKind: { readonly stakeId: string; readonly kind: string; readonly result: string } };
 
+const stakeOf = (w: Write) => ('insert' in w ? w.insert.stakeId : 'close' in w ? w.close.stakeId : w.closeKind.stakeId);
+
 /**
- * The stake_actions writes of one batch of stake events, in log order, sent as a few statements instead of one per
- * event: each run of consecutive inserts is one INSERT, each run of consecutive closes one UPDATE. Within a run of
- * closes the first close of a row wins, as it does one statement at a time (a closed row is closed no more); a close
- * never moves before an insert it followed, so it finds the same rows it would have found alone.
+ * The stake_actions writes of one batch of stake events, in log order per stake, sent as a few statements instead of
+ * one per event: all the batch's inserts of a round as one INSERT, its closes as one UPDATE. Every write touches only
+ * its own stake's rows (keys are the stake's own), so the writes of different stakes commute and only each stake's
+ * order must hold. A stake's writes are put in rounds that alternate inserts and closes: a write goes in its stake's
+ * current round while the kind stays the same, in the next one when it changes. Within a round the writes keep the
+ * batch's order, so the first close of a row wins, as it does one statement at a time (a closed row is closed no
+ * more); a close never moves before an insert of its stake it followed. A Monday's batch (captures asked for some
+ * stakes, collections recorded for others) is then two or three statements instead of one per switch between them.
  */
 export class ActionRowWrites {
   readonly #writes: Write[] = [];
@@ -28,9 +34,9 @@ export class ActionRowWrites {
     this.#writes.push({ insert: action });
   }
 
-  /** Closes the open action with this key. */
-  close(key: string, result: string): void {
-    this.#writes.push({ close: { key, result } });
+  /** Closes the stake's open action with this key. */
+  close(stakeId: string, key: string, result: string): void {
+    this.#writes.push({ close: { stakeId, key, result } });
   }
 
   /** Closes the stake's open actions of these kinds. */
@@ -38,20 +44,33 @@ export class ActionRowWrites {
     for (const kind of kinds) this.#writes.push({ closeKind: { stakeId, kind, result } });
   }
 
-  /** Sends the writes, run by run, in the batch's transaction. */
+  /** Sends the writes, round by round, in the batch's transaction. */
   async flush(tx: Transaction<object>, now: Date): Promise<void> {
-    let from = 0;
-    while (from < this.#writes.length) {
-      const inserting = 'insert' in this.#writes[from]!;
-      let to = from;
-      while (to < this.#writes.length && 'insert' in this.#writes[to]! === inserting) to++;
-      const run = this.#writes.slice(from, to);
-      if (inserting) await insertRun(tx, run, now);
-      else await closeRun(tx, run, now);
-      from = to;
+    for (const round of inRounds(this.#writes)) {
+      if ('insert' in round[0]!) await insertRun(tx, round, now);
+      else await closeRun(tx, round, now);
     }
     this.#writes.length = 0;
   }
+}
+
+/**
+ * The writes in rounds, each all inserts or all closes, in batch order within a round. Round numbers alternate kinds
+ * (even: inserts, odd: closes); a stake's first write goes in the first round of its kind, each later one in the
+ * same round as its predecessor when the kind is the same, else in the next round.
+ */
+export function inRounds(writes: readonly Write[]): Write[][] {
+  const roundOfStake = new Map<string, number>();
+  const rounds: Write[][] = [];
+  for (const w of writes) {
+    const parity = 'insert' in w ? 0 : 1;
+    const last = roundOfStake.get(stakeOf(w));
+    const round = last === undefined ? parity : last % 2 === parity ? last : last + 1;
+    roundOfStake.set(stakeOf(w), round);
+    while (rounds.length <= round) rounds.push([]);
+    rounds[round]!.push(w);
+  }
+  return rounds.filter((r) => r.length > 0);
 }
 
 async function insertRun(tx: Transaction<object>, run: readonly Write[], now: Date): Promise<void> {

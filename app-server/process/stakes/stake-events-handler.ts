@@ -52,7 +52,7 @@ export async function handleStakeEvents(events: readonly RecordedEvent[], { tx, 
       if (stakeId) touched.add(stakeId);
     } else if (recorded.type === 'StakeHoldReleaseConfirmed') {
       const d = (recorded as unknown as StakeHoldReleaseConfirmed).data;
-      rows.close(d.idempotencyKey, d.result);
+      rows.close(d.stakeId, d.idempotencyKey, d.result);
     } else if (isStakeEvent(recorded.type) && isStakeStream(recorded.streamId)) {
       const event = recorded as unknown as StakeEvent;
       onStakeEvent(event, rows);
@@ -146,16 +146,16 @@ function onStakeEvent(event: StakeEvent, rows: ActionRowWrites): void {
       return;
     }
     case 'StakeRefunded':
-      rows.close(event.data.idempotencyKey, 'refunded');
+      rows.close(d.stakeId, event.data.idempotencyKey, 'refunded');
       return;
     case 'StakeHoldPlaced':
-      rows.close(event.data.idempotencyKey, 'held');
+      rows.close(d.stakeId, event.data.idempotencyKey, 'held');
       return;
     case 'StakeHoldFailed':
-      rows.close(event.data.idempotencyKey, `failed:${event.data.reason}`);
+      rows.close(d.stakeId, event.data.idempotencyKey, `failed:${event.data.reason}`);
       return;
     case 'StakeChargeFailed':
-      rows.close(stakeIdempotencyKey(d.stakeId, `charge-${event.data.attempt}`), event.data.failure);
+      rows.close(d.stakeId, stakeIdempotencyKey(d.stakeId, `charge-${event.data.attempt}`), event.data.failure);
       return;
     case 'StakeHoldExpired':
       // A capture that came too late is replaced by an off-session charge (its own action).
