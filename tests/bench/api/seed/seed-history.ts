@@ -104,9 +104,11 @@ export async function seedHistory(config: Config, databaseUrl: string, shape: Se
     clock.set(realNow);
     const caughtUp = performance.now();
     runtime.processes.start();
-    await settle(runtime, 3_600_000);
-    await runtime.processes.tick();
-    await settle(runtime, 3_600_000);
+    await whileVacuuming(runtime, async () => {
+      await settle(runtime, 3_600_000);
+      await runtime.processes.tick();
+      await settle(runtime, 3_600_000);
+    });
     await progress(`workers caught up in ${Math.round((performance.now() - caughtUp) / 1000)} s`);
     return await eventCount(runtime);
   } finally {
@@ -135,6 +137,27 @@ async function startCheckpointAtHead(runtime: Runtime, name: string): Promise<vo
  */
 async function vacuum(runtime: Runtime): Promise<void> {
   await sql`VACUUM (ANALYZE)`.execute(runtime.database.db);
+}
+
+/**
+ * Runs `work` with a VACUUM (ANALYZE) every minute beside it, as autovacuum would. The process managers start from
+ * an empty table of their own (goal_lifecycle_runs) and fill it while they catch up on the whole history; the
+ * statements they prepared early keep the generic plan made when it was empty (a sequential scan) until an ANALYZE
+ * invalidates it. Without one, each run scanned every run before it: at 10,000 users the catch-up had read 2 billion
+ * rows in 70,000 scans and moved 1,600 events a minute; after an ANALYZE, about 150,000 a minute.
+ */
+async function whileVacuuming(runtime: Runtime, work: () => Promise<void>): Promise<void> {
+  let vacuuming: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    // A failed pass (the seed closing its pool) only leaves the next to do the work: it must not stop the seed.
+    vacuuming = vacuuming.then(() => vacuum(runtime)).catch(() => undefined);
+  }, 60_000);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+    await vacuuming;
+  }
 }
 
 async function eventCount(runtime: Runtime): Promise<number> {
