@@ -7,7 +7,7 @@ import {
   HALF_MARATHON_KM,
   QUALIFYING_RUN_KM,
 } from './badge-definitions.ts';
-import { addDays, mondayOf } from './dates.ts';
+import { addDays, dayOfWeekOf, localHourOf, mondayOf } from './dates.ts';
 import { computeStreak, type WeekOutcome } from './streaks.ts';
 
 /** A run as badge rules see it: its distance and when it started on the user's own wall clock. */
@@ -46,7 +46,7 @@ function hasPerfectWeek(facts: BadgeFacts): boolean {
 
 function hasFullWeekend(facts: BadgeFacts): boolean {
   const dates = localDates(qualifying(facts));
-  return [...dates].some((d) => Temporal.PlainDate.from(d).dayOfWeek === 6 && dates.has(addDays(d, 1)));
+  return [...dates].some((d) => dayOfWeekOf(d) === 6 && dates.has(addDays(d, 1)));
 }
 
 function hasComeback(facts: BadgeFacts): boolean {
@@ -70,7 +70,7 @@ export const BADGE_CRITERIA: Readonly<Record<BadgeType, (facts: BadgeFacts) => b
   weekend_warrior: hasFullWeekend,
   early_bird: (f) =>
     qualifying(f).some((r) => {
-      const hour = Temporal.PlainDateTime.from(r.localStart).hour;
+      const hour = localHourOf(r.localStart);
       return hour >= EARLY_BIRD_FROM_HOUR && hour < EARLY_BIRD_BEFORE_HOUR;
     }),
   halloween_run: (f) => qualifying(f).some((r) => r.localStart.slice(5, 10) === '10-31'),

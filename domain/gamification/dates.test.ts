@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { addDays, compareDates, mondayOf } from './dates.ts';
+import { addDays, compareDates, dayOfWeekOf, localHourOf, mondayOf } from './dates.ts';
 
 /** The helpers' answers through Temporal alone, as they were written first. */
 const byTemporal = {
@@ -30,9 +30,34 @@ describe('calendar date helpers give what Temporal gives', () => {
         expect(addDays(a, days)).toBe(byTemporal.addDays(a, days));
         expect(Math.sign(compareDates(a, b))).toBe(Math.sign(byTemporal.compareDates(a, b)));
         expect(mondayOf(a)).toBe(byTemporal.mondayOf(a));
+        expect(dayOfWeekOf(a)).toBe(Temporal.PlainDate.from(a).dayOfWeek);
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('localHourOf gives the hour Temporal reads, for any local start a zone gives (property)', () => {
+    const zone = fc.constantFrom('UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham');
+    const instant = fc.date({
+      min: new Date('1900-01-01T00:00:00Z'),
+      max: new Date('2200-01-01T00:00:00Z'),
+      noInvalidDate: true,
+    });
+    fc.assert(
+      fc.property(instant, zone, fc.boolean(), (at, timeZone, trimmed) => {
+        const zoned = Temporal.Instant.fromEpochMilliseconds(at.getTime()).toZonedDateTimeISO(timeZone);
+        const text = zoned.toPlainDateTime().toString(trimmed ? { smallestUnit: 'minute' } : {});
+        expect(localHourOf(text)).toBe(zoned.hour);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('localHourOf refuses what is not a local date-time, as Temporal does', () => {
+    for (const good of ['2026-03-29T02:30', '2026-11-01T01:59:59.123', '+002026-01-05T07:00'])
+      expect(localHourOf(good), good).toBe(Temporal.PlainDateTime.from(good).hour);
+    for (const bad of ['2026-02-30T06:00', '2026-01-05T24:00', '2026-01-05T06:60', '2026-01-05T06:00:61', 'six'])
+      expect(() => localHourOf(bad), bad).toThrow(RangeError);
   });
 
   it('still refuses what is not a date, as Temporal does', () => {

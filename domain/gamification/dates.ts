@@ -48,3 +48,27 @@ export function mondayOf(date: string): string {
   const plain = Temporal.PlainDate.from(date);
   return plain.subtract({ days: plain.dayOfWeek - 1 }).toString();
 }
+
+/** ISO day of the week of a calendar date: 1 on Mondays, 7 on Sundays. */
+export function dayOfWeekOf(date: string): number {
+  const day = epochDay(date);
+  // 1970-01-01 (epoch day 0) was a Thursday (4).
+  if (day !== null) return ((((day + 3) % 7) + 7) % 7) + 1;
+  return Temporal.PlainDate.from(date).dayOfWeek;
+}
+
+const LOCAL_HOUR = /^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?$/;
+
+/**
+ * The hour of a local date-time ('YYYY-MM-DDTHH:mm[:ss[.fff]]', as PlainDateTime writes it). The badge rules ask it
+ * of every run of a user each time a run comes in (a worker catching up asks it millions of times); read from the
+ * text when the text is well-formed, through Temporal otherwise (which then decides, and throws if it is not a time).
+ */
+export function localHourOf(localStart: string): number {
+  const parts = LOCAL_HOUR.exec(localStart);
+  const [month, day, hour, minute, second] = (parts ?? []).slice(1).map((p) => (p === undefined ? 0 : Number(p)));
+  const plausible =
+    parts !== null && month! >= 1 && month! <= 12 && day! >= 1 && day! <= 31 && hour! <= 23 && minute! <= 59;
+  if (plausible && second! <= 59 && epochDay(localStart.slice(0, 10)) !== null) return hour!;
+  return Temporal.PlainDateTime.from(localStart).hour;
+}
