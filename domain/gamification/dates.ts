@@ -42,8 +42,7 @@ export function compareDates(a: string, b: string): number {
 /** The Monday on or before a calendar date: our weeks run Monday to Sunday (§1). */
 export function mondayOf(date: string): string {
   const day = epochDay(date);
-  // 1970-01-01 (epoch day 0) was a Thursday: (day + 3) mod 7 is 0 on Mondays.
-  const monday = day === null ? null : fromEpochDay(day - ((((day + 3) % 7) + 7) % 7));
+  const monday = day === null ? null : fromEpochDay(day - (weekdayOfEpochDay(day) - 1));
   if (monday !== null) return monday;
   const plain = Temporal.PlainDate.from(date);
   return plain.subtract({ days: plain.dayOfWeek - 1 }).toString();
@@ -52,9 +51,12 @@ export function mondayOf(date: string): string {
 /** ISO day of the week of a calendar date: 1 on Mondays, 7 on Sundays. */
 export function dayOfWeekOf(date: string): number {
   const day = epochDay(date);
-  // 1970-01-01 (epoch day 0) was a Thursday (4).
-  if (day !== null) return ((((day + 3) % 7) + 7) % 7) + 1;
-  return Temporal.PlainDate.from(date).dayOfWeek;
+  return day === null ? Temporal.PlainDate.from(date).dayOfWeek : weekdayOfEpochDay(day);
+}
+
+/** ISO day of the week of an epoch day. 1970-01-01 (epoch day 0) was a Thursday: (day + 3) mod 7 is 0 on Mondays. */
+function weekdayOfEpochDay(day: number): number {
+  return ((((day + 3) % 7) + 7) % 7) + 1;
 }
 
 const LOCAL_HOUR = /^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?$/;
