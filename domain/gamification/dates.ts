@@ -59,7 +59,7 @@ function weekdayOfEpochDay(day: number): number {
   return ((((day + 3) % 7) + 7) % 7) + 1;
 }
 
-const LOCAL_HOUR = /^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?$/;
+const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?$/;
 
 /**
  * The hour of a local date-time ('YYYY-MM-DDTHH:mm[:ss[.fff]]', as PlainDateTime writes it). The badge rules ask it
@@ -67,10 +67,10 @@ const LOCAL_HOUR = /^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9
  * text when the text is well-formed, through Temporal otherwise (which then decides, and throws if it is not a time).
  */
 export function localHourOf(localStart: string): number {
-  const parts = LOCAL_HOUR.exec(localStart);
-  const [month, day, hour, minute, second] = (parts ?? []).slice(1).map((p) => (p === undefined ? 0 : Number(p)));
-  const plausible =
-    parts !== null && month! >= 1 && month! <= 12 && day! >= 1 && day! <= 31 && hour! <= 23 && minute! <= 59;
-  if (plausible && second! <= 59 && epochDay(localStart.slice(0, 10)) !== null) return hour!;
+  const parts = LOCAL_TIME.exec(localStart);
+  if (parts && epochDay(parts[1]!) !== null) {
+    const [hour, minute, second] = [Number(parts[2]), Number(parts[3]), Number(parts[4] ?? 0)];
+    if (hour <= 23 && minute <= 59 && second <= 59) return hour;
+  }
   return Temporal.PlainDateTime.from(localStart).hour;
 }

@@ -40,6 +40,13 @@ interface RebuildJob {
 }
 
 /**
+ * How many engines replay the copies side by side. One engine steps its copies in one transaction on one connection,
+ * so a whole rebuild kept one PostgreSQL backend busy while Node waited (the 1M log: 72% of Node's samples idle, one
+ * backend at 70% of a core). Two lanes use two backends; each lane reads the log once for its own copies.
+ */
+const REBUILD_LANES = 2;
+
+/**
  * Builds fresh copies of read models from position 0 beside the live ones, then swaps each in atomically (Marten's
  * blue/green rebuild):
  * 1. create generation-suffixed tables and a scratch checkpoint per copy, and replay the log into them on engines
@@ -50,13 +57,6 @@ interface RebuildJob {
  * A crash leaves the live copy untouched (the next rebuild drops the leftovers). A refused event is passed as live,
  * and recorded as poisoned at the swap; one recorded before that the copy applied is marked replayed.
  */
-/**
- * How many engines replay the copies side by side. One engine steps its copies in one transaction on one connection,
- * so a whole rebuild kept one PostgreSQL backend busy while Node waited (the 1M log: 72% of Node's samples idle, one
- * backend at 70% of a core). Two lanes use two backends; each lane reads the log once for its own copies.
- */
-const REBUILD_LANES = 2;
-
 export async function rebuildProjections(
   db: Kysely<object>,
   store: EventStore<Transaction<object>>,
@@ -65,17 +65,18 @@ export async function rebuildProjections(
 ): Promise<RebuildResult[]> {
   const jobs: RebuildJob[] = [];
   for (const projector of projectors) jobs.push(await beginRebuild(db, projector, options.now()));
-  const processors = jobs.map((job) => {
+  const replays = jobs.map((job) => {
     const copy = { name: job.scratchName, tables: job.tables, replaying: true, failure: options.faultPolicy };
     const pass = async (report: PoisonReport) => void job.passed.push(report);
-    return projectorProcessor(job.projector, copy, pass, (events) => {
+    const processor = projectorProcessor(job.projector, copy, pass, (events) => {
       job.applied += events.length;
       options.onProgress?.(job.applied);
     });
+    return { job, processor };
   });
-  // The copies in lanes, each an engine of its own on its own connection, replayed side by side.
-  const lanes = Array.from({ length: Math.min(REBUILD_LANES, jobs.length) }, (_, lane) =>
-    jobs.flatMap((job, i) => (i % REBUILD_LANES === lane ? [{ job, processor: processors[i]! }] : [])),
+  // The copies dealt to the lanes in turn; each lane an engine of its own (its own connection), all drained together.
+  const lanes = Array.from({ length: Math.min(REBUILD_LANES, replays.length) }, (_, lane) =>
+    replays.filter((_, i) => i % REBUILD_LANES === lane),
   );
   await Promise.all(
     lanes.map((lane) =>
@@ -84,7 +85,7 @@ export async function rebuildProjections(
         store,
         batchSize: options.batchSize,
         now: options.now,
-        processors: lane.map((l) => l.processor),
+        processors: lane.map((r) => r.processor),
       }).drain(async () => {
         for (const { job } of lane) await maintainIfDue(db, job);
       }),
