@@ -1,3 +1,4 @@
+import { sqlRecords } from '../sql-records.ts';
 import { sql, type Transaction } from 'kysely';
 import type { TableNames } from '../engine/projector.ts';
 import type { FeedEventData, FeedTable } from './feed-tables.ts';
@@ -203,24 +204,26 @@ export class FeedBatch {
         INSERT INTO ${sql.table(t.feed_events)}
           (id, user_id, group_id, event_type, event_data, is_visible, created_at, global_position)
         SELECT id, user_id, group_id, event_type, event_data, is_visible, created_at, global_position
-        FROM jsonb_to_recordset(${JSON.stringify(cards.inserted.map(([, row]) => row))}::jsonb) AS r(id text,
-          user_id text, group_id text, event_type text, event_data jsonb, is_visible boolean, created_at timestamptz,
-          global_position bigint)`.execute(tx);
+        FROM ${sqlRecords(
+          cards.inserted.map(([, row]) => row),
+          'id text, user_id text, group_id text, event_type text, event_data jsonb, is_visible boolean, created_at timestamptz, global_position bigint',
+        )} AS r`.execute(tx);
     }
     const reactions = this.#reactions.changes();
     if (reactions.deleted.length > 0) {
       await sql`
         DELETE FROM ${sql.table(t.reactions)} AS r
-        USING jsonb_to_recordset(${JSON.stringify(reactions.deleted.map(splitReactionKey))}::jsonb)
-          AS k(feed_event_id text, user_id text, emoji text)
+        USING ${sqlRecords(reactions.deleted.map(splitReactionKey), 'feed_event_id text, user_id text, emoji text')} AS k
         WHERE r.feed_event_id = k.feed_event_id AND r.user_id = k.user_id AND r.emoji = k.emoji`.execute(tx);
     }
     if (reactions.inserted.length > 0) {
       await sql`
         INSERT INTO ${sql.table(t.reactions)} (feed_event_id, user_id, emoji, created_at)
         SELECT feed_event_id, user_id, emoji, created_at
-        FROM jsonb_to_recordset(${JSON.stringify(reactions.inserted.map(([, row]) => row))}::jsonb)
-          AS r(feed_event_id text, user_id text, emoji text, created_at timestamptz)`.execute(tx);
+        FROM ${sqlRecords(
+          reactions.inserted.map(([, row]) => row),
+          'feed_event_id text, user_id text, emoji text, created_at timestamptz',
+        )} AS r`.execute(tx);
     }
     // A goal's type is written once and never removed.
     const goalTypes = this.#goalTypes.changes();
@@ -228,23 +231,24 @@ export class FeedBatch {
       const rows = goalTypes.inserted.map(([goal_id, goal_type]) => ({ goal_id, goal_type }));
       await sql`
         INSERT INTO ${sql.table(t.feed_goal_types)} (goal_id, goal_type)
-        SELECT goal_id, goal_type FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(goal_id text, goal_type text)
+        SELECT goal_id, goal_type FROM ${sqlRecords(rows, 'goal_id text, goal_type text')} AS r
         ON CONFLICT (goal_id) DO NOTHING`.execute(tx);
     }
     const members = this.#members.changes();
     if (members.deleted.length > 0) {
       await sql`
         DELETE FROM ${sql.table(t.feed_group_members)} AS m
-        USING jsonb_to_recordset(${JSON.stringify(members.deleted.map(splitMemberKey))}::jsonb)
-          AS k(group_id text, user_id text)
+        USING ${sqlRecords(members.deleted.map(splitMemberKey), 'group_id text, user_id text')} AS k
         WHERE m.group_id = k.group_id AND m.user_id = k.user_id`.execute(tx);
     }
     if (members.inserted.length > 0) {
       await sql`
         INSERT INTO ${sql.table(t.feed_group_members)} (group_id, user_id)
         SELECT group_id, user_id
-        FROM jsonb_to_recordset(${JSON.stringify(members.inserted.map(([key]) => splitMemberKey(key)))}::jsonb)
-          AS k(group_id text, user_id text)`.execute(tx);
+        FROM ${sqlRecords(
+          members.inserted.map(([key]) => splitMemberKey(key)),
+          'group_id text, user_id text',
+        )} AS k`.execute(tx);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { sqlRecords } from '../sql-records.ts';
 import { sql, type Transaction } from 'kysely';
 import { levelForXp } from '../../domain/gamification/levels.ts';
 import { tierForLevel } from '../../domain/gamification/tiers.ts';
@@ -6,17 +7,13 @@ import { foldBatch, type GamificationBatch } from './fold-batch.ts';
 import { createGamificationTables, type GamificationTable } from './tables.ts';
 
 type Tables = TableNames<GamificationTable>;
-const json = (rows: unknown[]) => JSON.stringify(rows);
-
 async function writeHistory(tx: Transaction<object>, t: Tables, batch: GamificationBatch) {
   if (batch.history.length === 0) return;
   await sql`
     INSERT INTO ${sql.table(t.xp_history)}
       (id, user_id, source_type, source_id, xp_amount, base_xp, surge_bonus, xp_multiplier, description, created_at,
        global_position)
-    SELECT * FROM jsonb_to_recordset(${json(batch.history)}::jsonb) AS r(id text, user_id text, source_type text,
-      source_id text, xp_amount integer, base_xp integer, surge_bonus integer, xp_multiplier numeric,
-      description text, created_at timestamptz, global_position bigint)
+    SELECT * FROM ${sqlRecords(batch.history, 'id text, user_id text, source_type text, source_id text, xp_amount integer, base_xp integer, surge_bonus integer, xp_multiplier numeric, description text, created_at timestamptz, global_position bigint')} AS r
     ON CONFLICT (id) DO NOTHING`.execute(tx);
 }
 
@@ -34,8 +31,7 @@ async function writeTotals(tx: Transaction<object>, t: Tables, batch: Gamificati
   });
   await sql`
     INSERT INTO ${sql.table(t.user_xp)} AS u (user_id, total_xp, level, tier, updated_at)
-    SELECT * FROM jsonb_to_recordset(${json(next)}::jsonb)
-      AS r(user_id text, total_xp integer, level integer, tier text, updated_at timestamptz)
+    SELECT * FROM ${sqlRecords(next, 'user_id text, total_xp integer, level integer, tier text, updated_at timestamptz')} AS r
     ON CONFLICT (user_id) DO UPDATE SET total_xp = excluded.total_xp, level = excluded.level, tier = excluded.tier,
       updated_at = excluded.updated_at`.execute(tx);
 }
@@ -45,8 +41,7 @@ async function upsertStreaks(tx: Transaction<object>, t: Tables, rows: unknown[]
   await sql`
     INSERT INTO ${sql.table(t.user_streaks)} AS s (user_id, current_streak, longest_streak, last_completed_week, updated_at)
     SELECT user_id, current_streak, longest_streak, last_completed_week, updated_at
-    FROM jsonb_to_recordset(${json(rows)}::jsonb) AS r(user_id text, current_streak integer, longest_streak integer,
-      last_completed_week text, updated_at timestamptz)
+    FROM ${sqlRecords(rows, 'user_id text, current_streak integer, longest_streak integer, last_completed_week text, updated_at timestamptz')} AS r
     ON CONFLICT (user_id) DO ${
       overwrite
         ? sql`UPDATE SET current_streak = excluded.current_streak,
@@ -77,15 +72,13 @@ async function writeBadges(tx: Transaction<object>, t: Tables, batch: Gamificati
   if (batch.earned.size > 0) {
     await sql`
       INSERT INTO ${sql.table(t.badges)} (id, user_id, badge_type, earned_at, celebrated_at)
-      SELECT * FROM jsonb_to_recordset(${json([...batch.earned.values()])}::jsonb)
-        AS r(id text, user_id text, badge_type text, earned_at timestamptz, celebrated_at timestamptz)
+      SELECT * FROM ${sqlRecords([...batch.earned.values()], 'id text, user_id text, badge_type text, earned_at timestamptz, celebrated_at timestamptz')} AS r
       ON CONFLICT (id) DO NOTHING`.execute(tx);
   }
   if (batch.celebrated.size > 0) {
     await sql`
       UPDATE ${sql.table(t.badges)} AS b SET celebrated_at = r.celebrated_at
-      FROM jsonb_to_recordset(${json([...batch.celebrated.values()])}::jsonb)
-        AS r(user_id text, badge_type text, celebrated_at timestamptz)
+      FROM ${sqlRecords([...batch.celebrated.values()], 'user_id text, badge_type text, celebrated_at timestamptz')} AS r
       WHERE b.user_id = r.user_id AND b.badge_type = r.badge_type`.execute(tx);
   }
 }

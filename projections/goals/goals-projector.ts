@@ -1,3 +1,4 @@
+import { sqlRecords } from '../sql-records.ts';
 import { eventTypesOf } from '../../domain/shared/event-schema.ts';
 import { sql, type Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
@@ -106,9 +107,7 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
     if (batch.facts.length > 0) {
       await sql`
         INSERT INTO ${facts} (run_id, user_id, started_at, ended_at, recorded_at, verification)
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(batch.facts)}::jsonb)
-          AS r(run_id text, user_id text, started_at timestamptz, ended_at timestamptz, recorded_at timestamptz,
-               verification jsonb)
+        SELECT * FROM ${sqlRecords(batch.facts, 'run_id text, user_id text, started_at timestamptz, ended_at timestamptz, recorded_at timestamptz, verification jsonb')} AS r
         ON CONFLICT (run_id) DO NOTHING`.execute(tx);
     }
     if (batch.deletedRuns.length > 0) {
@@ -135,10 +134,7 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
           deleted_at = COALESCE(p.deleted_at, g.deleted_at),
           frozen = COALESCE(p.frozen, g.frozen),
           progress = COALESCE(p.progress, g.progress)
-        FROM jsonb_to_recordset(${JSON.stringify(patches)}::jsonb) AS p(
-          id text, status text, activated_at timestamptz, completed_at timestamptz,
-          completed_progress double precision, withdrawn boolean, closed_at timestamptz, canceled_at timestamptz,
-          stake_forfeited boolean, deleted_at timestamptz, frozen boolean, progress double precision)
+        FROM ${sqlRecords(patches, 'id text, status text, activated_at timestamptz, completed_at timestamptz, completed_progress double precision, withdrawn boolean, closed_at timestamptz, canceled_at timestamptz, stake_forfeited boolean, deleted_at timestamptz, frozen boolean, progress double precision')} AS p
         WHERE g.id = p.id
         RETURNING g.user_id`.execute(tx);
       for (const row of rows) users.add(row.user_id);

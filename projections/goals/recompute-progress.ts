@@ -1,3 +1,4 @@
+import { sqlRecords } from '../sql-records.ts';
 import { sql, type Transaction } from 'kysely';
 import { goalProgress } from '../../domain/goal/progress.ts';
 import type { GoalType } from '../../domain/goal/target.ts';
@@ -62,7 +63,7 @@ export async function recomputeProgress(
   if (changed.length > 0) {
     await sql`
       UPDATE ${goals} AS g SET progress = c.progress
-      FROM jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) AS c(id text, progress double precision)
+      FROM ${sqlRecords(changed, 'id text, progress double precision')} AS c
       WHERE g.id = c.id`.execute(tx);
   }
 }

@@ -1,3 +1,4 @@
+import { sqlRecords } from '../sql-records.ts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { GoalRun } from '../../domain/goal/progress.ts';
 import type { Verification } from '../../domain/run/verification.ts';
@@ -59,15 +60,15 @@ export async function runsAroundWeeks(
 ): Promise<Map<string, GoalRun[]>> {
   const found = new Map<string, Row[]>(weeks.map((w) => [w.key, []]));
   if (weeks.length === 0) return new Map();
-  const asked = JSON.stringify(weeks.map((w) => ({ key: w.key, user_id: w.userId, wfrom: w.from, wto: w.to })));
+  const asked = weeks.map((w) => ({ key: w.key, user_id: w.userId, wfrom: w.from, wto: w.to }));
   // Two index range scans joined by UNION ALL (an OR of both conditions made PostgreSQL test every fact of the user
   // against a subquery: seconds per batch in a rebuild). A run can come from both halves; the second copy is dropped.
   // Each scan is a LATERAL subquery behind OFFSET 0 (which PostgreSQL does not flatten): it then runs once per asked
-  // week on the (user_id, started_at) index. As a plain join, PostgreSQL guesses 100 rows for jsonb_to_recordset and
-  // hashes the whole facts table instead (7.6 ms per run at 89k events, growing with the log; 0.1 ms this way).
+  // week on the (user_id, started_at) index. As a plain join, PostgreSQL guessed 100 rows for the asked weeks and
+  // hashed the whole facts table instead (7.6 ms per run at 89k events, growing with the log; 0.1 ms this way).
   const { rows } = await sql<Row & { week_key: string }>`
     WITH w AS (
-      SELECT * FROM jsonb_to_recordset(${asked}::jsonb) AS x(key text, user_id text, wfrom timestamptz, wto timestamptz)
+      SELECT * FROM ${sqlRecords(asked, 'key text, user_id text, wfrom timestamptz, wto timestamptz')} AS x
     ),
     wk AS (
       SELECT w.key, w.wfrom, f.run_id, f.user_id, f.started_at, f.ended_at, f.recorded_at, f.verification
@@ -108,12 +109,12 @@ export async function runsAroundWeeks(
     }
   }
   if (keysByUser.size > 0) {
-    const pairs = JSON.stringify(
-      [...keysByUser].flatMap(([userId, keys]) => [...keys].map((key) => ({ user_id: userId, track_key: key }))),
+    const pairs = [...keysByUser].flatMap(([userId, keys]) =>
+      [...keys].map((key) => ({ user_id: userId, track_key: key })),
     );
     const { rows: repeats } = await sql<Row>`
       SELECT f.run_id, f.user_id, f.started_at, f.ended_at, f.recorded_at, f.verification
-      FROM jsonb_to_recordset(${pairs}::jsonb) AS k(user_id text, track_key text)
+      FROM ${sqlRecords(pairs, 'user_id text, track_key text')} AS k
       CROSS JOIN LATERAL (
         SELECT * FROM ${table} f WHERE f.user_id = k.user_id AND f.verification->>'trackKey' = k.track_key OFFSET 0
       ) f`.execute(db);

@@ -1,3 +1,4 @@
+import { sqlRecords } from '../sql-records.ts';
 import { sql } from 'kysely';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import type { Projector } from '../engine/projector.ts';
@@ -31,9 +32,7 @@ export const logStatsProjector: Projector<'log_stats'> = {
     await sql`
       INSERT INTO ${sql.table(tables.log_stats)} AS s
         (event_type, event_count, first_global_position, last_global_position, last_occurred_at)
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS r(event_type text, event_count bigint, first_global_position bigint, last_global_position bigint,
-             last_occurred_at timestamptz)
+      SELECT * FROM ${sqlRecords(rows, 'event_type text, event_count bigint, first_global_position bigint, last_global_position bigint, last_occurred_at timestamptz')} AS r
       ON CONFLICT (event_type) DO UPDATE SET
         event_count = s.event_count + excluded.event_count,
         last_global_position = excluded.last_global_position,

@@ -1,3 +1,4 @@
+import { sqlRecords } from '../sql-records.ts';
 import { sql } from 'kysely';
 import type { RunEvent } from '../../domain/run/events.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
@@ -64,16 +65,13 @@ export const runsProjector: Projector<'runs' | 'run_records'> = {
                               verdict, verification, recorded_at)
         SELECT id, user_id, source, import_id, started_at, ended_at, distance_km, duration_sec, notes,
                verdict, verification, recorded_at
-        FROM jsonb_to_recordset(${JSON.stringify(batch.inserts)}::jsonb) AS r(
-          id text, user_id text, source text, import_id text, started_at timestamptz, ended_at timestamptz,
-          distance_km double precision, duration_sec integer, notes text, verdict text,
-          verification jsonb, recorded_at timestamptz)
+        FROM ${sqlRecords(batch.inserts, 'id text, user_id text, source text, import_id text, started_at timestamptz, ended_at timestamptz, distance_km double precision, duration_sec integer, notes text, verdict text, verification jsonb, recorded_at timestamptz')} AS r
         ON CONFLICT (id) DO NOTHING`.execute(tx);
     }
     if (batch.notes.length > 0) {
       const { rows } = await sql<{ user_id: string }>`
         UPDATE ${table} AS t SET notes = r.notes
-        FROM jsonb_to_recordset(${JSON.stringify(batch.notes)}::jsonb) AS r(id text, notes text)
+        FROM ${sqlRecords(batch.notes, 'id text, notes text')} AS r
         WHERE t.id = r.id
         RETURNING t.user_id`.execute(tx);
       for (const row of rows) batch.users.add(row.user_id);

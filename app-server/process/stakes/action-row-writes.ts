@@ -1,3 +1,4 @@
+import { sqlRecords } from '../../../projections/sql-records.ts';
 import { sql, type Transaction } from 'kysely';
 
 /** A provider call a stake event asks for, to queue as a row of stake_actions. */
@@ -93,8 +94,7 @@ async function insertRun(tx: Transaction<object>, run: readonly Write[], now: Da
   await sql`
     INSERT INTO stake_actions (idempotency_key, stake_id, kind, payment_intent_id, attempt, requested_at, next_try_at)
     SELECT r.key, r.stake_id, r.kind, r.payment_intent_id, r.attempt, ${at}::timestamptz, ${at}::timestamptz
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      AS r(ord integer, key text, stake_id text, kind text, payment_intent_id text, attempt integer)
+    FROM ${sqlRecords(rows, 'ord integer, key text, stake_id text, kind text, payment_intent_id text, attempt integer')} AS r
     ORDER BY r.ord
     ON CONFLICT (idempotency_key) DO NOTHING`.execute(tx);
 }
@@ -112,8 +112,7 @@ async function closeRun(tx: Transaction<object>, run: readonly Write[], now: Dat
   // PostgreSQL runs it per asked row instead of hashing the whole table; a row several closes find takes the first.
   await sql`
     WITH r AS (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS r(ord integer, key text, stake_id text, kind text, result text)
+      SELECT * FROM ${sqlRecords(rows, 'ord integer, key text, stake_id text, kind text, result text')} AS r
     ),
     hits AS (
       SELECT r.ord, s.idempotency_key, r.result FROM r CROSS JOIN LATERAL (

@@ -1,3 +1,4 @@
+import { sqlRecords } from '../../../projections/sql-records.ts';
 import { type Kysely, sql } from 'kysely';
 
 /** A provider call a stake event asked for (stake_actions). */
@@ -99,7 +100,7 @@ export async function closeActionRows(
       result = CASE WHEN r.review IS NULL AND a.done_at IS NULL THEN r.result ELSE a.result END,
       needs_review = a.needs_review OR r.review IS NOT NULL,
       last_error = COALESCE(r.review, a.last_error)
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(key text, result text, review text)
+    FROM ${sqlRecords(rows, 'key text, result text, review text')} AS r
     WHERE a.idempotency_key = r.key AND (r.review IS NOT NULL OR a.done_at IS NULL)`.execute(db);
 }
 

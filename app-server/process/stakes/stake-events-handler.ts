@@ -1,3 +1,4 @@
+import { sqlRecords } from '../../../projections/sql-records.ts';
 import { sql, type Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { GoalEvent } from '../../../domain/goal/events.ts';
@@ -195,8 +196,7 @@ async function rememberStakes(
       (stake_id, goal_id, user_id, status, hold_payment_intent_id, capture_before, next_attempt_at)
     SELECT r.stake_id, r.goal_id, r.user_id, r.status, r.hold_payment_intent_id, r.capture_before::timestamptz,
            r.next_attempt_at::timestamptz
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(stake_id text, goal_id text, user_id text,
-      status text, hold_payment_intent_id text, capture_before text, next_attempt_at text)
+    FROM ${sqlRecords(rows, 'stake_id text, goal_id text, user_id text, status text, hold_payment_intent_id text, capture_before text, next_attempt_at text')} AS r
     ON CONFLICT (stake_id) DO UPDATE SET
       status = EXCLUDED.status,
       hold_payment_intent_id = EXCLUDED.hold_payment_intent_id,
