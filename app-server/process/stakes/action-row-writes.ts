@@ -108,22 +108,27 @@ async function closeRun(tx: Transaction<object>, run: readonly Write[], now: Dat
     }
     throw new Error('an insert in a run of closes');
   });
-  // Each asked close finds its open rows on an index (by key; by stake and kind), each LATERAL behind OFFSET 0 so
+  // Each asked close finds its rows on an index (by key; by stake and kind), each LATERAL behind OFFSET 0 so
   // PostgreSQL runs it per asked row instead of hashing the whole table; a row several closes find takes the first.
+  // Whether a row is still open is checked after the probe, outside it: asked inside, `done_at IS NULL` let the
+  // planner probe the partial index of open rows instead (its statistics, from before a settlement Monday queued
+  // thousands, say it holds none), filtering every open row for every asked close: 55 ms for 500 closes among 1,500
+  // open actions, 1.6 ms on the key's index.
   await sql`
     WITH r AS (
       SELECT * FROM ${sqlRecords(rows, 'ord integer, key text, stake_id text, kind text, result text')} AS r
     ),
     hits AS (
       SELECT r.ord, s.idempotency_key, r.result FROM r CROSS JOIN LATERAL (
-        SELECT idempotency_key FROM stake_actions
-        WHERE r.key IS NOT NULL AND idempotency_key = r.key AND done_at IS NULL OFFSET 0
+        SELECT idempotency_key, done_at FROM stake_actions WHERE r.key IS NOT NULL AND idempotency_key = r.key OFFSET 0
       ) s
+      WHERE s.done_at IS NULL
       UNION ALL
       SELECT r.ord, s.idempotency_key, r.result FROM r CROSS JOIN LATERAL (
-        SELECT idempotency_key FROM stake_actions
-        WHERE r.key IS NULL AND stake_id = r.stake_id AND kind = r.kind AND done_at IS NULL OFFSET 0
+        SELECT idempotency_key, done_at FROM stake_actions
+        WHERE r.key IS NULL AND stake_id = r.stake_id AND kind = r.kind OFFSET 0
       ) s
+      WHERE s.done_at IS NULL
     ),
     firsts AS (SELECT DISTINCT ON (idempotency_key) idempotency_key, result FROM hits ORDER BY idempotency_key, ord)
     UPDATE stake_actions AS a SET done_at = ${now.toISOString()}::timestamptz, result = f.result

@@ -75,9 +75,20 @@ async function upOpenByStake(db: Kysely<unknown>): Promise<void> {
   );
 }
 
+/**
+ * The by-stake index over every action, open or done, instead of only the open ones: the closes then probe it by stake
+ * and kind and check `done_at` on the row found (action-row-writes.ts), so no plan depends on how many rows a partial
+ * index held when statistics were last gathered. A stake has a handful of actions of a kind at most.
+ */
+async function upByStake(db: Kysely<unknown>): Promise<void> {
+  await sql`CREATE INDEX stake_actions_by_stake ON stake_actions (stake_id, kind)`.execute(db);
+  await sql`DROP INDEX stake_actions_open_by_stake`.execute(db);
+}
+
 /** Migrations of the stake settlement process. */
 export const stakeProcessMigrations: Record<string, Migration> = {
   '2026-11-26-02-stake-process': { up },
   '2026-12-21-01-payment-webhook-outcome': { up: upWebhookOutcome },
   '2026-12-27-01-stake-actions-open-by-stake': { up: upOpenByStake },
+  '2026-12-29-01-stake-actions-by-stake': { up: upByStake },
 };
