@@ -7,6 +7,7 @@ import { foldBatch, type GamificationBatch } from './fold-batch.ts';
 import { createGamificationTables, type GamificationTable } from './tables.ts';
 
 type Tables = TableNames<GamificationTable>;
+
 async function writeHistory(tx: Transaction<object>, t: Tables, batch: GamificationBatch) {
   if (batch.history.length === 0) return;
   await sql`
