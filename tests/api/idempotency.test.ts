@@ -56,13 +56,13 @@ describe.each(databaseTargets())('Idempotency-Key on %s', (target) => {
     expect((await post(ana, '/runs', runBody('2026-11-15T07:00:00Z', 2), key)).status).toBe(201);
     // The process managers' appends after that run (XP, progress, feed) are not what this test is looking for.
     await settle(rt);
-    const head = await rt.store.headPosition();
+    const head = await rt.store.headPosition({ committed: true });
     const other = await post(ana, '/runs', runBody('2026-11-15T09:00:00Z', 2), key);
     expect(other.status).toBe(422);
     expect(other.body.error).toBe(KEY_REUSED);
     const elsewhere = await post(ana, '/groups', { name: 'Same key' }, key);
     expect(elsewhere.status).toBe(422);
-    expect(await rt.store.headPosition()).toEqual(head);
+    expect(await rt.store.headPosition({ committed: true })).toEqual(head);
     expect(await runsOf(ana)).toHaveLength(3);
   });
 

@@ -36,7 +36,7 @@ const deliver = (rt: TestRuntime, body: string, secret: string, at: Date) =>
 async function snapshot(rt: TestRuntime): Promise<{ stakes: unknown[]; events: number; head: unknown }> {
   const stakes = await sql<Record<string, unknown>>`SELECT * FROM stakes ORDER BY id`.execute(rt.database.db);
   const events = await sql<{ n: number }>`SELECT count(*)::int AS n FROM es_events`.execute(rt.database.db);
-  return { stakes: stakes.rows, events: events.rows[0]!.n, head: await rt.store.headPosition() };
+  return { stakes: stakes.rows, events: events.rows[0]!.n, head: await rt.store.headPosition({ committed: true }) };
 }
 
 async function recorded(rt: TestRuntime, id: string) {
