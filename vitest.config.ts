@@ -26,6 +26,8 @@ export default defineConfig({
           ],
           // Without DATABASE_URL (or READ_REPLICA_URL) the files needing that server have nothing to run.
           exclude: ['**/node_modules/**', E2E, ...filesNeedingAbsentServers(process.env)],
+          // One empty PGlite cluster dumped per run, which every in-memory test database loads (pglite-image.ts).
+          globalSetup: ['tests/support/pglite-image-setup.ts'],
         },
       },
       {

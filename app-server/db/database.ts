@@ -62,6 +62,12 @@ export interface OpenDatabaseOptions {
   readDatabaseUrl?: string | undefined;
   /** PGlite data directory, or 'memory' for a throw-away database (tests). */
   dataDir?: string | undefined;
+  /**
+   * For 'memory' only: a PGlite dump (`dumpDataDir`) to start from instead of a new cluster. Creating a cluster runs
+   * initdb inside the WebAssembly build, about 2 s; loading the dump of a fresh one takes about 0.5 s, so the tests,
+   * which start a database per file and engine, share one (tests/support/pglite-image.ts).
+   */
+  pgliteImage?: Blob | undefined;
   /** Size of the pg pool (PostgreSQL only). */
   poolSize?: number;
   /** Told about every lost or failed connection (PostgreSQL only); they are survived, not thrown. */
@@ -98,7 +104,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       preparedStatements: options.preparedStatements ?? true,
     });
   }
-  return openPglite(options.dataDir ?? 'memory');
+  return openPglite(options.dataDir ?? 'memory', options.pgliteImage);
 }
 
 /**
@@ -191,9 +197,12 @@ async function openPostgres(
   };
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
-  const releaseLock = dataDir === 'memory' ? () => {} : lockDataDir(dataDir);
-  const pglite = new PGlite(dataDir === 'memory' ? undefined : dataDir, { parsers });
+async function openPglite(dataDir: string, image: Blob | undefined): Promise<Database> {
+  const inMemory = dataDir === 'memory';
+  const releaseLock = inMemory ? () => {} : lockDataDir(dataDir);
+  const pglite = inMemory
+    ? new PGlite({ parsers, ...(image ? { loadDataDir: image } : {}) })
+    : new PGlite(dataDir, { parsers });
   await pglite.waitReady;
   const db = new Kysely<object>({ dialect: new PGliteDialect({ pglite }) });
   return {

@@ -2,20 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from '../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
-import { type Database, openDatabase } from '../../app-server/db/database.ts';
+import type { Database } from '../../app-server/db/database.ts';
 import type { EventStore, RecordedEvent } from '../../domain/shared/event-store.ts';
 import { readCheckpoint } from '../../projections/engine/checkpoints.ts';
 import { Engine } from '../../projections/engine/engine.ts';
 import { RETRY_FOREVER } from '../../projections/engine/processor.ts';
 import { newEvent } from '../contract/support/contract-events.ts';
 import { migrateEngineTables } from './support/engine-store.ts';
+import { openMemoryDatabase } from '../support/pglite-image.ts';
 
 describe('the processing engine', () => {
   let database: Database;
   let store: EventStore;
 
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory' });
+    database = await openMemoryDatabase();
     await migrateEngineTables(database, '2026-12-26-01-engine-one-checkpoint-table');
   });
   afterAll(async () => {
@@ -62,7 +63,7 @@ describe('the processing engine', () => {
     });
     await engine.drain();
     expect(seen.map((e) => e.data)).toEqual([{ n: 1 }, { n: 4 }]);
-    expect((await readCheckpoint(database.db, 'wants-some'))?.position).toEqual(await store.headPosition());
+    expect((await readCheckpoint(database.db, 'wants-some'))?.position).toEqual(await store.headPosition({ committed: true }));
     expect((await readCheckpoint(database.db, 'wants-some'))?.eventsApplied).toBe(2);
   });
 });

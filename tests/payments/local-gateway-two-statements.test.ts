@@ -6,6 +6,7 @@ import { ManualClock } from '../../app-server/clock.ts';
 import { type Database, openDatabase } from '../../app-server/db/database.ts';
 import { migrateToLatest } from '../../app-server/db/migrate.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
+import { openMemoryDatabase } from '../support/pglite-image.ts';
 
 /*
  * Twin worlds for the local gateway's short way (a hold or a charge in two statements, the sweep a thousand holds at a
@@ -35,7 +36,7 @@ async function openWorld(target: Target, short: boolean): Promise<World> {
     drop = scratch.drop;
     database = await openDatabase({ databaseUrl: scratch.url });
   } else {
-    database = await openDatabase({ dataDir: 'memory' });
+    database = await openMemoryDatabase();
   }
   await migrateToLatest(database.db);
   const clock = new ManualClock(START);

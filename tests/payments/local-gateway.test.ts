@@ -8,6 +8,7 @@ import { ManualClock } from '../../app-server/clock.ts';
 import { type Database, openDatabase } from '../../app-server/db/database.ts';
 import { migrateToLatest } from '../../app-server/db/migrate.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
+import { openMemoryDatabase } from '../support/pglite-image.ts';
 
 type Target = 'pglite' | 'postgres';
 const targets: Target[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -37,7 +38,7 @@ describe.each(targets)('local payment gateway on %s', (target) => {
       drop = scratch.drop;
       database = await openDatabase({ databaseUrl: scratch.url });
     } else {
-      database = await openDatabase({ dataDir: 'memory' });
+      database = await openMemoryDatabase();
     }
     await migrateToLatest(database.db);
     gateway = new LocalPaymentGateway({ db: database.db, clock, webhookSecret: SECRET });

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../app-server/db/database.ts';
+import type { Database } from '../../app-server/db/database.ts';
 import { type ChallengeMember, challengeFigures, type ChallengeRun } from '../../domain/stats/challenges.ts';
 import { challengeRuns } from '../../projections/groups/group-stats-queries.ts';
 import { refreshRunRecords } from '../../projections/runs/run-records.ts';
 import { runsProjector } from '../../projections/runs/runs-projector.ts';
+import { openMemoryDatabase } from '../support/pglite-image.ts';
 
 const TABLES = { runs: 'runs', run_records: 'run_records' };
 
@@ -61,7 +62,7 @@ const members: ChallengeMember[] = ['u1', 'u2', 'u3'].map((id, i) => ({
 describe('challenge figures over the runs SQL picks equal the figures over every visible run', () => {
   let database: Database;
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory' });
+    database = await openMemoryDatabase();
     // The runs read model's own tables: runs, and each user's fastest runs (run-records.ts).
     await runsProjector.createTables(database.db, TABLES);
     await sql`CREATE TABLE group_members (group_id text NOT NULL, user_id text NOT NULL)`.execute(database.db);

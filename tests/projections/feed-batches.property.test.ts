@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../app-server/db/database.ts';
+import type { Database } from '../../app-server/db/database.ts';
 import type { RecordedEvent } from '../../domain/shared/event-store.ts';
 import { feedProjector } from '../../projections/feed/feed-projector.ts';
 import { feedIds } from '../../projections/feed/feed-rows.ts';
 import type { FeedTable } from '../../projections/feed/feed-tables.ts';
 import type { TableNames } from '../../projections/engine/projector.ts';
 import { applyStatementByStatement } from './support/feed-one-statement-at-a-time.ts';
+import { openMemoryDatabase } from '../support/pglite-image.ts';
 
 /*
  * The feed projection applies a batch in memory and writes only what changed (projections/feed/feed-batch.ts). Its
@@ -141,7 +142,7 @@ describe('the feed projection gives the same rows wherever the log is cut into b
   const single = tablesNamed('single');
   const statements = tablesNamed('statements');
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory' });
+    database = await openMemoryDatabase();
     for (const t of [cut, single, statements]) await feedProjector.createTables(database.db, t);
   }, 60_000);
   afterAll(() => database?.close());

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../app-server/db/database.ts';
+import type { Database } from '../../app-server/db/database.ts';
 import { createFeedTables } from '../../projections/feed/feed-tables.ts';
 import { FEED_PAGE_SIZE, listFeed } from '../../projections/feed/feed-queries.ts';
+import { openMemoryDatabase } from '../support/pglite-image.ts';
 
 /*
  * GET /feed chooses a page from the feed index first (each author's newest visible cards of the asked kinds, at most
@@ -36,7 +37,7 @@ const card = fc.record({
 describe('a feed page chosen from the index is the page the plain definition gives', () => {
   let database: Database;
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory' });
+    database = await openMemoryDatabase();
     const db = database.db;
     await createFeedTables(db, {
       feed_events: 'feed_events',

@@ -9,6 +9,7 @@ import { createScratchDatabase } from '../support/scratch-database.ts';
 import { logStatsProjector } from '../../projections/log-stats/log-stats-projector.ts';
 import type { Projector } from '../../projections/engine/projector.ts';
 import { ProjectionRunner } from '../../projections/engine/projection-runner.ts';
+import { openMemoryDatabase } from '../support/pglite-image.ts';
 
 type Target = 'pglite' | 'postgres';
 const targets: Target[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -67,7 +68,7 @@ describe.each(targets)('projection runner on %s', (target) => {
       drop = scratch.drop;
       database = await openDatabase({ databaseUrl: scratch.url });
     } else {
-      database = await openDatabase({ dataDir: 'memory' });
+      database = await openMemoryDatabase();
     }
     await migrateToLatest(database.db);
     store = createPostgresEventStore(database);

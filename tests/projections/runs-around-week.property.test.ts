@@ -2,12 +2,13 @@ import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../app-server/db/database.ts';
+import type { Database } from '../../app-server/db/database.ts';
 import type { GoalDetails } from '../../domain/goal/events.ts';
 import { type GoalRun, goalProgress } from '../../domain/goal/progress.ts';
 import type { Verification } from '../../domain/run/verification.ts';
 import { weekStartingOn } from '../../domain/shared/week.ts';
 import { runsAroundWeek, runsAroundWeeks } from '../../projections/goals/runs-around-week.ts';
+import { openMemoryDatabase } from '../support/pglite-image.ts';
 
 /*
  * Goal progress is one computation (domain/goal/progress.ts) over the runs SQL selects (runsAroundWeek: the runs of
@@ -97,7 +98,7 @@ describe('goal progress over the runs SQL selects equals progress over all the u
   let database: Database;
   const table = sql.table('facts');
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory' });
+    database = await openMemoryDatabase();
     await sql`
       CREATE TABLE facts (run_id text PRIMARY KEY, user_id text NOT NULL, started_at timestamptz NOT NULL,
         ended_at timestamptz NOT NULL, recorded_at timestamptz NOT NULL, verification jsonb NOT NULL)`.execute(

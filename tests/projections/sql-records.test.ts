@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../app-server/db/database.ts';
 import { sqlRecords } from '../../projections/sql-records.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
+import { openMemoryDatabase } from '../support/pglite-image.ts';
 
 /*
  * A batch of rows sent as JSON and joined to a table (an UPDATE … FROM, a DELETE … USING) must be planned as index
@@ -26,7 +27,7 @@ describe.each(targets)('sqlRecords on %s', (target) => {
       drop = scratch.drop;
       database = await openDatabase({ databaseUrl: scratch.url });
     } else {
-      database = await openDatabase({ dataDir: 'memory' });
+      database = await openMemoryDatabase();
     }
     await sql`CREATE TABLE batch_target (id text PRIMARY KEY, progress double precision NOT NULL)`.execute(database.db);
     await sql`

@@ -7,6 +7,7 @@ import { type Config, loadConfig } from '../../app-server/config.ts';
 import { openDatabase } from '../../app-server/db/database.ts';
 import { createRuntime, type Runtime } from '../../app-server/runtime.ts';
 import { createScratchDatabase } from './scratch-database.ts';
+import { emptyClusterImage } from './pglite-image.ts';
 
 export type DatabaseTarget = 'pglite' | 'postgres';
 
@@ -69,6 +70,7 @@ export async function startTestRuntime(
     databaseUrl: scratch?.url,
     readDatabaseUrl,
     dataDir: options.dataDir ?? 'memory',
+    pgliteImage: options.dataDir ? undefined : emptyClusterImage(),
     poolSize: 5,
   });
   const clock = new ManualClock(options.now ?? '2026-11-18T12:00:00Z');

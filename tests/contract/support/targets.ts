@@ -5,6 +5,7 @@ import { type Database, openDatabase } from '../../../app-server/db/database.ts'
 import type { PostgresEventStoreTx } from '../../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
 import { migrateEventStore } from './migrate-event-store.ts';
 import { createScratchDatabase } from './scratch-database.ts';
+import { emptyClusterImage } from '../../support/pglite-image.ts';
 
 /** One adapter under contract: its store, the PostgreSQL database holding checkpoints and side effects. */
 export interface OpenTarget {
@@ -34,7 +35,12 @@ export function contractTargets(env: NodeJS.ProcessEnv = process.env): ContractT
 
 async function openCheckpointDatabase(databaseUrl: string | undefined) {
   const scratch = databaseUrl ? await createScratchDatabase(databaseUrl, 'es_contract') : null;
-  const database = await openDatabase({ databaseUrl: scratch?.url, dataDir: 'memory', poolSize: 12 });
+  const database = await openDatabase({
+    databaseUrl: scratch?.url,
+    dataDir: 'memory',
+    pgliteImage: emptyClusterImage(),
+    poolSize: 12,
+  });
   await migrateEventStore(database.db);
   return {
     database,

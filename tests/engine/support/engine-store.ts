@@ -1,9 +1,10 @@
 import { Migrator } from 'kysely/migration';
 import { eventStoreMigrations } from '../../../app-server/adapters/event-store/postgres/migrations.ts';
 import { createPostgresEventStore } from '../../../app-server/adapters/event-store/postgres/postgres-event-store.ts';
-import { type Database, openDatabase } from '../../../app-server/db/database.ts';
+import type { Database } from '../../../app-server/db/database.ts';
 import type { EventStore } from '../../../domain/shared/event-store.ts';
 import { engineMigrations } from '../../../projections/engine/migrations.ts';
+import { openMemoryDatabase } from '../../support/pglite-image.ts';
 
 /** Migrates the event store's and the engine's tables up to, but not including, `stopBefore` (all when absent). */
 export async function migrateEngineTables(database: Database, stopBefore?: string): Promise<void> {
@@ -20,7 +21,7 @@ export async function openMemoryEngineStore(): Promise<{
   store: EventStore;
   close(): Promise<void>;
 }> {
-  const database = await openDatabase({ dataDir: 'memory' });
+  const database = await openMemoryDatabase();
   await migrateEngineTables(database);
   const store = createPostgresEventStore(database);
   return {
