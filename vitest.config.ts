@@ -15,19 +15,24 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'core',
-          include: [
-            'domain/**/*.test.ts',
-            'projections/**/*.test.ts',
-            'app-server/**/*.test.ts',
-            'tests/**/*.test.ts',
-            // The web app's platform layer and the native shell's implementations: logic tests in Node, no DOM.
-            'web/**/*.test.ts',
-            'native/src/**/*.test.ts',
-          ],
+          include: ['domain/**/*.test.ts', 'projections/**/*.test.ts', 'app-server/**/*.test.ts', 'tests/**/*.test.ts'],
           // Without DATABASE_URL (or READ_REPLICA_URL) the files needing that server have nothing to run.
           exclude: ['**/node_modules/**', E2E, ...filesNeedingAbsentServers(process.env)],
           // One empty PGlite cluster dumped per run, which every in-memory test database loads (pglite-image.ts).
           globalSetup: ['tests/support/pglite-image-setup.ts'],
+          // A worker runs its files one after another in one module graph: importing the server's modules afresh for
+          // every file was a third of the run's CPU. These files mock no module and each closes what it opens.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The web app's platform layer and the native shell's implementations: logic tests in Node, no DOM. They
+          // mock modules and globals (vi.mock, vi.stubGlobal), so each file keeps its own module graph.
+          name: 'web',
+          include: ['web/**/*.test.ts', 'native/src/**/*.test.ts'],
+          exclude: ['**/node_modules/**'],
         },
       },
       {
