@@ -6,7 +6,11 @@ const E2E = 'tests/e2e/**/*.test.ts';
 export default defineConfig({
   test: {
     reporters: ['default', './tests/support/pass-fail-reporter.ts'],
-    // PGlite takes seconds to start and the machine has 2 cores: keep files parallel, tests within a file serial.
+    // Files in parallel, tests within a file serial. Two workers: vitest's default in a run is one fewer than the
+    // cores, which on these 2-core machines ran one file at a time (wall time equal to the files' summed times). Much
+    // of a file's time is waiting (PostgreSQL, a browser, a child process): on the core and web files, 3 workers took
+    // 303 s against 477 s for one; the browser files 405 s on 2 against 580 s on one.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
