@@ -119,8 +119,10 @@ describe('journey: a new runner signs up, confirms by e-mail and sets a first go
     await failure.waitFor();
     await screenshot(page, 'signin-failed-toast');
 
-    // Time stands still on the page, so the toast cannot simply have timed out (it would after 5 s).
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1);
+    // Time stands still on the page, so the toast cannot simply have timed out (it would after 5 s). The pause is
+    // set 200 ms ahead of the page's time read here: on a busy machine the page's clock moved on by more than the 1 ms
+    // once allowed before pauseAt ran, and pauseAt refuses a time in the past.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 200);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(`${stack.webUrl}/app`);
