@@ -37,7 +37,7 @@ const dataOf = (events: readonly RecordedEvent[]) => events.map((e) => e.data);
 
 type Position = RecordedEvent['position'];
 const samePosition = (a: Position | null, b: Position | null) =>
-  a === b || (a !== null && b !== null && a.commit === b.commit && a.prepare === b.prepare);
+  a === b || (a !== null && b !== null && comparePositions(a, b) === 0);
 
 /**
  * Reads until `done`, for up to 10 s. On PostgreSQL what one statement can see is not always a superset of what an
