@@ -10,11 +10,10 @@ interface AppendManyRow {
 }
 
 /**
- * Appends to many streams in ONE statement: es_append runs once per stream (a lateral call per element, in array
- * order), so every stream gets es_append's own guarantees — its lock, its expected-version check, its answer to a
- * repeat, the log kept in revision order — and the statement is atomic: one refusal and nothing is written.
- * The streams are locked in stream-id order, so two batches over the same streams queue instead of deadlocking.
- * Needs no function of its own, so no migration. Each stream must come once and with events (an empty append
+ * Appends to many streams in ONE statement (es_append_many: append-many-function.ts): every stream gets es_append's
+ * guarantees — its lock, its expected-version check, its answer to a repeat, the log kept in revision order — and
+ * the statement is atomic: one refusal and nothing is written. The streams go in stream-id order, so two batches
+ * over the same streams queue instead of deadlocking. Each stream must come once and with events (an empty append
  * would only be a version check, which es_append does not do for an empty array).
  */
 export async function appendManyEvents(
@@ -44,10 +43,8 @@ export async function appendManyEvents(
   );
   try {
     const { rows } = await sql<AppendManyRow>`
-      select a.value->>'s' as stream_id, r.next_revision, r.commit_position, r.global_position
-      from jsonb_array_elements(${payload}::jsonb) with ordinality as a(value, ord)
-      cross join lateral es_append(a.value->>'s', a.value->>'x', a.value->'e', ${notifyChannel}) r
-      order by a.ord`.execute(db);
+      select stream_id, next_revision, commit_position, global_position
+      from es_append_many(${payload}::jsonb, ${notifyChannel})`.execute(db);
     const byStream = new Map(rows.map((row) => [row.stream_id, row]));
     return appends.map((a) => {
       const row = byStream.get(a.streamId)!;

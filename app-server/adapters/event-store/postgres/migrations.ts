@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { appendFunctionSql } from './append-function.ts';
+import { appendManyFunctionSql } from './append-many-function.ts';
 import { visibleHorizonFunctionSql } from './visible-horizon.ts';
 
 /** Schema owned by this module; registered in app-server/db/migrations/index.ts. */
@@ -69,6 +70,14 @@ export const eventStoreMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await sql`drop function if exists es_visible_horizon()`.execute(db);
+    },
+  },  // Many streams appended in a few set-based statements, not one es_append per stream (see append-many-function.ts).
+  '2026-11-28-01-event-store-append-many': {
+    async up(db: Kysely<unknown>) {
+      await sql.raw(appendManyFunctionSql).execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop function if exists es_append_many(jsonb, text)`.execute(db);
     },
   },
 };
