@@ -112,6 +112,18 @@ async function play(world: World, lapseOneByOne: boolean): Promise<unknown[]> {
     answers.push(await answer(gateway.placeHold({ ...pay(visa, 'no-customer'), customerId: 'cus_unknown' })));
     answers.push(await answer(gateway.chargeOffSession({ ...pay(visa, 'no-card'), paymentMethodId: 'pm_unknown' })));
   }
+  // Calls made side by side, as a stake tick's lanes make them: the short way sends them in shared statements
+  // (GroupedStatements), a key asked for twice at once and the refusals among them included.
+  answers.push(
+    ...(await Promise.all([
+      ...runners.map((r) => answer(gateway.placeHold(pay(r, 'burst')))),
+      answer(gateway.chargeOffSession(pay(visa, 'burst-twice', 1200))),
+      answer(gateway.chargeOffSession(pay(visa, 'burst-twice', 1200))),
+      answer(gateway.placeHold({ ...pay(visa, 'burst-not-owned'), paymentMethodId: mastercard.paymentMethodId })),
+      answer(gateway.placeHold({ ...pay(visa, 'burst-no-customer'), customerId: 'cus_unknown' })),
+      ...runners.map((r) => answer(gateway.chargeOffSession(pay(r, 'burst-charge', 700)))),
+    ])),
+  );
   // A card that stopped paying, and a detached card.
   await gateway.setCardBehaviour(mastercard.paymentMethodId, 'insufficient_funds');
   answers.push(await answer(gateway.chargeOffSession(pay(mastercard, 'after-block'))));

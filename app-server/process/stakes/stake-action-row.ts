@@ -1,5 +1,6 @@
 import { sqlRecords } from '../../../projections/sql-records.ts';
 import { type Kysely, sql } from 'kysely';
+import { GroupedStatements } from '../../db/grouped-statements.ts';
 
 /** A provider call a stake event asked for (stake_actions). */
 export type StakeActionRow = {
@@ -35,47 +36,23 @@ export async function markManyAttempted(db: Kysely<object>, keys: readonly strin
 }
 
 /**
- * The attempt marks of actions performed side by side, written as a group commit: a mark asked for while another
- * statement of marks is on its way waits for it and goes with the next one, so eight lanes write a few statements
- * instead of one each, and a mark asked for alone is written at once. Each caller still waits for its own mark to be
- * committed before it calls the provider; a statement that fails fails every mark it carried.
+ * The attempt marks of actions performed side by side, written as a group commit (GroupedStatements): eight lanes
+ * write a few statements instead of one each, and a mark asked for alone is written at once. Each caller still waits
+ * for its own mark to be committed before it calls the provider; a statement that fails fails every mark it carried.
  */
 export class AttemptMarks {
-  readonly #db: Kysely<object>;
-  readonly #now: Date;
-  #queued: { key: string; written: () => void; failed: (error: unknown) => void }[] = [];
-  #writing = false;
+  readonly #marks: GroupedStatements<string, undefined>;
 
   constructor(db: Kysely<object>, now: Date) {
-    this.#db = db;
-    this.#now = now;
-  }
-
-  /** Resolves once the action's mark is committed. */
-  mark(key: string): Promise<void> {
-    return new Promise((written, failed) => {
-      this.#queued.push({ key, written, failed });
-      if (!this.#writing) void this.#write();
+    this.#marks = new GroupedStatements(async (keys) => {
+      await markManyAttempted(db, keys, now);
+      return keys.map(() => undefined);
     });
   }
 
-  async #write(): Promise<void> {
-    this.#writing = true;
-    while (this.#queued.length > 0) {
-      const group = this.#queued;
-      this.#queued = [];
-      try {
-        await markManyAttempted(
-          this.#db,
-          group.map((m) => m.key),
-          this.#now,
-        );
-        for (const m of group) m.written();
-      } catch (error) {
-        for (const m of group) m.failed(error);
-      }
-    }
-    this.#writing = false;
+  /** Resolves once the action's mark is committed. */
+  async mark(key: string): Promise<void> {
+    await this.#marks.ask(key);
   }
 }
 

@@ -21,7 +21,8 @@ import type {
   SetupIntentCreated,
 } from '../payment-gateway.ts';
 import { normaliseWebhookEvent } from '../webhook-event.ts';
-import { claimAndWrite, readUsableCard } from './claimed-payment.ts';
+import { GroupedStatements } from '../../../db/grouped-statements.ts';
+import { type CardRequest, claimAndWriteMany, type PaymentClaim, readUsableCards } from './claimed-payment.ts';
 import { hashRequest, type LocalDb, type LocalTx, runIdempotent } from './idempotency.ts';
 import {
   eventRow,
@@ -83,6 +84,9 @@ export class LocalPaymentGateway implements PaymentGateway {
   readonly #tolerance: number;
   readonly #twoStatements: boolean;
   readonly #sweepChunk: number;
+  /** Holds and charges made side by side (a stake tick's lanes) share their two statements (claimed-payment.ts). */
+  readonly #cardReads: GroupedStatements<CardRequest, ResolvedCard | null>;
+  readonly #claims: GroupedStatements<PaymentClaim, ClaimOutcome>;
 
   constructor(options: LocalGatewayOptions) {
     this.#db = options.db.withTables<LocalPaymentTables>() as unknown as LocalDb;
@@ -91,6 +95,8 @@ export class LocalPaymentGateway implements PaymentGateway {
     this.#tolerance = options.webhookToleranceSeconds ?? 300;
     this.#twoStatements = options.paymentsInTwoStatements ?? true;
     this.#sweepChunk = options.sweepChunk ?? SWEEP_CHUNK;
+    this.#cardReads = new GroupedStatements((inputs) => readUsableCards(this.#db, inputs));
+    this.#claims = new GroupedStatements((claims) => claimEach(this.#db, claims));
   }
 
   async ensureCustomer({ userId, email }: EnsureCustomerInput): Promise<{ customerId: string }> {
@@ -409,11 +415,17 @@ export class LocalPaymentGateway implements PaymentGateway {
     planFor: (card: ResolvedCard, now: Date) => PaymentPlan<A>,
   ): Promise<A> {
     const now = this.#clock.now();
-    const card = this.#twoStatements ? await readUsableCard(this.#db, input) : null;
+    const card = this.#twoStatements ? await this.#cardReads.ask(input) : null;
     if (card !== null) {
       const plan = planFor(card, now);
-      const claim = { key: input.idempotencyKey, requestHash: hashRequest(request), now };
-      if (await claimAndWrite(this.#db, claim, plan)) return plan.answer;
+      const outcome = await this.#claims.ask({
+        key: input.idempotencyKey,
+        requestHash: hashRequest(request),
+        now,
+        plan,
+      });
+      if ('error' in outcome) throw outcome.error;
+      if (outcome.claimed) return plan.answer;
     }
     return runIdempotent(this.#db, input.idempotencyKey, request, now, async (tx) => {
       const plan = planFor(await resolveCard(tx, input.customerId, input.paymentMethodId), now);
@@ -428,6 +440,32 @@ export class LocalPaymentGateway implements PaymentGateway {
       return plan.answer;
     });
   }
+}
+
+type ClaimOutcome = { readonly claimed: boolean } | { readonly error: unknown };
+
+/**
+ * A group of claims in one statement; if it fails, each claim alone, so one call's failure is that call's alone. A key
+ * asked for twice at once goes alone too: one statement claims a key once (claimAndWriteMany).
+ */
+async function claimEach(db: LocalDb, claims: readonly PaymentClaim[]): Promise<ClaimOutcome[]> {
+  const unique = new Set(claims.map((c) => c.key)).size === claims.length;
+  if (unique) {
+    try {
+      return (await claimAndWriteMany(db, claims)).map((claimed) => ({ claimed }));
+    } catch (error) {
+      if (claims.length === 1) return [{ error }];
+    }
+  }
+  const outcomes: ClaimOutcome[] = [];
+  for (const claim of claims) {
+    try {
+      outcomes.push({ claimed: (await claimAndWriteMany(db, [claim]))[0]! });
+    } catch (error) {
+      outcomes.push({ error });
+    }
+  }
+  return outcomes;
 }
 
 function paymentRequest(input: PaymentInput): Record<string, unknown> {

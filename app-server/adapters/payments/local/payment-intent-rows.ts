@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { PaymentGatewayError } from '../payment-errors.ts';
 import type { PaymentIntentSnapshot } from '../payment-gateway.ts';
@@ -7,9 +7,12 @@ import type { LocalPaymentIntentRow } from './tables.ts';
 
 export type PaymentIntentRow = Selectable<LocalPaymentIntentRow>;
 
-/** A Stripe-looking id (`pi_…`, `cus_…`), random so that two databases never share one. */
+/**
+ * A Stripe-looking id (`pi_…`, `cus_…`), random so that two databases never share one: 24 hex digits of a random
+ * UUID (Node draws those from a buffered pool: a settlement makes tens of thousands, and randomBytes per id cost more).
+ */
 export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('hex')}`;
+  return `${prefix}_${randomUUID().replaceAll('-', '').slice(8)}`;
 }
 
 /** The PaymentIntent, locked for the rest of the transaction; `not_found` when there is none. */
