@@ -1,9 +1,20 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Transaction } from 'kysely';
 import type { Decider, DomainError } from '../../domain/shared/decider.ts';
-import type { EventStore, ExpectedVersion, NewEvent, StreamAppendResult } from '../../domain/shared/event-store.ts';
+import type {
+  EventStore,
+  ExpectedVersion,
+  NewEvent,
+  RecordedEvent,
+  StreamAppendResult,
+} from '../../domain/shared/event-store.ts';
 import { type CommandMetadata, toNewEvent } from './event-metadata.ts';
 import type { DomainEvent } from './execute-command.ts';
+import {
+  type RememberedState as RememberedEntry,
+  type StreamStateCache,
+  streamStateCache,
+} from './stream-state-cache.ts';
 
 type Tx = Transaction<object>;
 
@@ -21,30 +32,77 @@ interface Loaded<State> {
  * expecting the revision it had when read. The same rules as executeCommand, without a round trip per stream: a
  * stream written by someone else meanwhile fails the whole flush with WrongExpectedVersionError, and nothing is
  * written (on PostgreSQL); the caller then decides again from fresh reads, or one stream at a time.
+ *
+ * With `rememberStates`, states read or written are kept for the next batch on the same store and decider
+ * (stream-state-cache.ts), which then reads each stream only from the revision it remembers.
  */
 export class DecisionBatch<Command, Event extends DomainEvent, State> {
   readonly #streams = new Map<string, Loaded<State>>();
   readonly store: EventStore<Tx>;
   readonly decider: Decider<Command, Event, State>;
   readonly transaction: Tx | undefined;
+  readonly #remembered: StreamStateCache<State> | null;
 
-  constructor(store: EventStore<Tx>, decider: Decider<Command, Event, State>, transaction?: Tx) {
+  constructor(
+    store: EventStore<Tx>,
+    decider: Decider<Command, Event, State>,
+    transaction?: Tx,
+    options: { readonly rememberStates?: boolean } = {},
+  ) {
     this.store = store;
     this.decider = decider;
     this.transaction = transaction;
+    this.#remembered = options.rememberStates ? streamStateCache<State>(store, decider) : null;
   }
 
-  /** Reads the streams not read yet, all in one query. */
+  /** Reads the streams not read yet, all in one query (remembered ones only from their remembered revision). */
   async load(streamIds: Iterable<string>): Promise<void> {
     const missing = [...new Set(streamIds)].filter((id) => !this.#streams.has(id));
     if (missing.length === 0) return;
-    const read = await this.store.readStreams(missing, this.transaction ? { transaction: this.transaction } : {});
-    for (const [id, history] of read) {
-      let state = this.decider.initialState;
-      for (const e of history) state = this.decider.evolve(state, { type: e.type, data: e.data } as Event);
-      const last = history[history.length - 1];
-      this.#streams.set(id, { state, expectedVersion: last ? last.streamRevision : 'no_stream', pending: [] });
+    const remembered = new Map<string, RememberedEntry<State>>();
+    for (const id of missing) {
+      const entry = this.#remembered?.get(id);
+      if (entry) remembered.set(id, entry);
     }
+    const fromRevisions = new Map([...remembered].map(([id, entry]) => [id, entry.revision]));
+    const read = await this.#read(missing, fromRevisions);
+    const unsure: string[] = [];
+    for (const [id, history] of read) {
+      const entry = remembered.get(id);
+      if (!entry) {
+        this.#fold(id, this.decider.initialState, history);
+      } else if (history[0]?.streamRevision === entry.revision && history[0].metadata.eventId === entry.eventId) {
+        this.#fold(id, entry.state, history.slice(1), entry);
+      } else {
+        // Not the event remembered (a rolled-back write, another database): read the stream whole.
+        this.#remembered!.forget(id);
+        unsure.push(id);
+      }
+    }
+    if (unsure.length === 0) return;
+    for (const [id, history] of await this.#read(unsure, new Map())) this.#fold(id, this.decider.initialState, history);
+  }
+
+  #read(streamIds: readonly string[], fromRevisions: ReadonlyMap<string, number>) {
+    return this.store.readStreams(streamIds, {
+      ...(this.transaction ? { transaction: this.transaction } : {}),
+      ...(fromRevisions.size > 0 ? { fromRevisions } : {}),
+    });
+  }
+
+  /** Folds `history` onto `state` (read after `since`, when remembered) and keeps the result, remembered too. */
+  #fold(streamId: string, state: State, history: readonly RecordedEvent[], since?: RememberedEntry<State>): void {
+    let folded = state;
+    for (const e of history) folded = this.decider.evolve(folded, { type: e.type, data: e.data } as Event);
+    const last = history[history.length - 1];
+    const revision = last ? last.streamRevision : since ? since.revision : null;
+    this.#streams.set(streamId, { state: folded, expectedVersion: revision ?? 'no_stream', pending: [] });
+    if (last)
+      this.#remembered?.remember(streamId, {
+        state: folded,
+        revision: last.streamRevision,
+        eventId: last.metadata.eventId,
+      });
   }
 
   /**
@@ -102,8 +160,15 @@ export class DecisionBatch<Command, Event extends DomainEvent, State> {
     );
     for (const result of results) {
       const loaded = this.#streams.get(result.streamId)!;
+      const eventId = loaded.pending.at(-1)!.metadata.eventId;
       loaded.expectedVersion = result.nextExpectedRevision;
       loaded.pending = [];
+      // Remembered as written; if the batch's transaction rolls back, the next load finds another event there.
+      this.#remembered?.remember(result.streamId, {
+        state: loaded.state,
+        revision: result.nextExpectedRevision,
+        eventId,
+      });
     }
     return results;
   }

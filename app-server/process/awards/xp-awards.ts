@@ -3,7 +3,9 @@ import { Temporal } from 'temporal-polyfill';
 import type { BadgeEvent } from '../../../domain/badge/events.ts';
 import { badgeDefinition } from '../../../domain/gamification/badge-definitions.ts';
 import type { WeekResult } from '../../../domain/gamification/streaks.ts';
-import type { GoalCreated, GoalEvent } from '../../../domain/goal/events.ts';
+import type { GoalDetails, GoalEvent } from '../../../domain/goal/events.ts';
+import { goalDecider } from '../../../domain/goal/decide.ts';
+import { DecisionBatch } from '../../commands/decision-batch.ts';
 import { type UserGoalsEvent, userGoalsDecider } from '../../../domain/goal/user-goals.ts';
 import { countedDistanceKm } from '../../../domain/run/counting.ts';
 import type { RunEvent } from '../../../domain/run/events.ts';
@@ -24,13 +26,13 @@ const NAME = 'xp-awards';
 type Store = EventStore<Transaction<object>>;
 
 /**
- * What settling goal weeks reads, for a whole batch at once: each goal's creation (its owner and week) and each
+ * What settling goal weeks reads, for a whole batch at once: each goal's details (its owner and week) and each
  * owner's goal index (their paused weeks), every goal stream in one query and every index in one more. This process
  * writes neither, so reading them at the batch's start inside its transaction reads what reading each one when its
  * event comes up would.
  */
 type SettleReads = {
-  goalOf(goalId: string): GoalCreated['data'] | null;
+  goalOf(goalId: string): GoalDetails | null;
   pausedWeeks(userId: string): string[];
 };
 
@@ -41,14 +43,13 @@ async function settleReads(
 ): Promise<SettleReads> {
   const goalIds = new Set<string>();
   for (const event of events) if (SETTLING.has(event.type)) goalIds.add((event.data as { goalId: string }).goalId);
-  const goals = await store.readStreams(
-    [...goalIds].map((id) => streams.goal(id)),
-    { transaction: tx },
-  );
-  const created = new Map<string, GoalCreated['data']>();
+  // The goals as the goal clock just decided them, remembered (only the events since are read: stream-state-cache.ts).
+  const goals = new DecisionBatch(store, goalDecider, tx, { rememberStates: true });
+  await goals.load([...goalIds].map((id) => streams.goal(id)));
+  const created = new Map<string, GoalDetails>();
   for (const id of goalIds) {
-    const first = goals.get(streams.goal(id))?.[0];
-    if (first?.type === 'GoalCreated') created.set(id, first.data as GoalCreated['data']);
+    const state = await goals.state(streams.goal(id));
+    if (state.status !== 'none') created.set(id, state.goal);
   }
   const owners = [...new Set([...created.values()].map((g) => g.userId))];
   const indexes = await store.readStreams(

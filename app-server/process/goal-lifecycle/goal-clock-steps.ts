@@ -40,7 +40,7 @@ const instantOf = (now: Date) => Temporal.Instant.fromEpochMilliseconds(now.getT
 
 /** ActivateGoal for each goal, decided in memory and appended at once. A refusal (not started yet) changes nothing. */
 export async function activateTogether(goalIds: readonly string[], { store, now }: ClockDeps): Promise<void> {
-  const goals: Goals = new DecisionBatch(store, goalDecider);
+  const goals: Goals = new DecisionBatch(store, goalDecider, undefined, { rememberStates: true });
   await goals.load(goalIds.map((id) => streams.goal(id)));
   const metadata = tickMetadata(now);
   for (const id of goalIds)
@@ -73,7 +73,7 @@ export async function closeTogether(
   goalsToClose: readonly ClosingGoal[],
   { db, store, now }: ClockDeps,
 ): Promise<void> {
-  const goals: Goals = new DecisionBatch(store, goalDecider);
+  const goals: Goals = new DecisionBatch(store, goalDecider, undefined, { rememberStates: true });
   const ids = goalsToClose.map((g) => g.id);
   await goals.load(ids.map((id) => streams.goal(id)));
   // Only open goals have a week to close (a settled or canceled one is skipped, as recordGoalProgress answers null).

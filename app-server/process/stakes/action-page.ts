@@ -71,7 +71,7 @@ export class ActionPage {
     page: readonly StakeActionRow[],
     deps: { db: Kysely<object>; store: EventStore<Transaction<object>>; now: Date; faults?: StakeFaults | undefined },
   ): Promise<ActionPage> {
-    const stakes = new DecisionBatch(deps.store, stakeDecider);
+    const stakes = new DecisionBatch(deps.store, stakeDecider, undefined, { rememberStates: true });
     await stakes.load(page.map((a) => streams.stake(a.stake_id)));
     const users = new Set<string>();
     for (const a of page) {

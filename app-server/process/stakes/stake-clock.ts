@@ -74,7 +74,7 @@ async function decideTogether(
   instant: Temporal.Instant,
   metadata: () => CommandMetadata,
 ): Promise<void> {
-  const batch = new DecisionBatch(store, stakeDecider);
+  const batch = new DecisionBatch(store, stakeDecider, undefined, { rememberStates: true });
   await batch.load(rows.map((row) => streams.stake(row.stake_id)));
   const shared = metadata();
   // Too early, not due, or the stake moved on meanwhile: a refusal changes nothing, and a later tick looks again.

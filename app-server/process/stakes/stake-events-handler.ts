@@ -42,7 +42,7 @@ export const STAKE_PROCESS_EVENT_TYPES = [...GOAL_EVENTS, 'StakeHoldReleaseConfi
 export async function handleStakeEvents(events: readonly RecordedEvent[], { tx, store, now }: ProcessEventContext) {
   // Every stake the batch speaks of, read in one query; commands are decided in memory and appended in one
   // statement at the end, inside the batch's transaction (so with its stake_actions rows, or not at all).
-  const stakes: Stakes = new DecisionBatch(store, stakeDecider, tx);
+  const stakes: Stakes = new DecisionBatch(store, stakeDecider, tx, { rememberStates: true });
   await stakes.load(events.map(stakeStreamOf).filter((id): id is string => id !== null));
   // The queue's rows in log order, sent as a few statements at the end (action-row-writes.ts).
   const rows = new ActionRowWrites();

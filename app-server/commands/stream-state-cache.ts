@@ -1,0 +1,72 @@
+/**
+ * Folded states of streams a process decides on again and again (a stake is read when its goal closes, again when
+ * its capture is queued, worked and answered), kept in memory with the revision they include and that revision's
+ * event id. A later load reads only from that revision on: the first event read must be the one remembered (same
+ * revision, same event id), else the entry is dropped and the stream read whole. So an entry can never stand for
+ * events that are not there: a state remembered from a transaction that then rolled back, or from another database
+ * with the same stream ids (tests run many runtimes in one process), fails that check and is read again.
+ *
+ * Only for streams whose events carry no personal fields (app-server/privacy/personal-data-policy.ts): a remembered
+ * state is not shredded by an erasure. Bounded: the least recently used entry goes first.
+ */
+export interface RememberedState<State> {
+  readonly state: State;
+  readonly revision: number;
+  readonly eventId: string;
+}
+
+export class StreamStateCache<State> {
+  readonly #entries = new Map<string, RememberedState<State>>();
+  readonly #capacity: number;
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+  }
+
+  /** The remembered state, now the most recently used. */
+  get(streamId: string): RememberedState<State> | undefined {
+    const entry = this.#entries.get(streamId);
+    if (entry) {
+      this.#entries.delete(streamId);
+      this.#entries.set(streamId, entry);
+    }
+    return entry;
+  }
+
+  remember(streamId: string, entry: RememberedState<State>): void {
+    this.#entries.delete(streamId);
+    this.#entries.set(streamId, entry);
+    if (this.#entries.size > this.#capacity) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+
+  forget(streamId: string): void {
+    this.#entries.delete(streamId);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+/** How many streams of one kind a process remembers per store: 50,000 stakes are some tens of MB. */
+export const STREAM_STATE_CAPACITY = 50_000;
+
+const caches = new WeakMap<object, WeakMap<object, StreamStateCache<unknown>>>();
+
+/**
+ * The cache of `decider`'s states read through `store`: one per store and decider, so two runtimes in one process
+ * never share one, and the states of two kinds of stream never mix.
+ */
+export function streamStateCache<State>(store: object, decider: object): StreamStateCache<State> {
+  let byDecider = caches.get(store);
+  if (!byDecider) {
+    byDecider = new WeakMap();
+    caches.set(store, byDecider);
+  }
+  let cache = byDecider.get(decider);
+  if (!cache) {
+    cache = new StreamStateCache(STREAM_STATE_CAPACITY);
+    byDecider.set(decider, cache);
+  }
+  return cache as StreamStateCache<State>;
+}
