@@ -171,16 +171,31 @@ export async function readStreamsRows(
   const byStream = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
   if (streamIds.length === 0) return byStream;
   const ids = [...new Set(streamIds)];
-  const { rows } = fromRevisions?.size
-    ? await sql<EventRow>`
-        select ${columns} from es_events
-        join unnest(${ids}::text[], ${ids.map((id) => fromRevisions.get(id) ?? 0)}::bigint[]) as f(id, from_revision)
-          on stream_id = f.id and stream_revision >= f.from_revision
-        order by stream_id, stream_revision`.execute(db)
-    : await sql<EventRow>`
-        select ${columns} from es_events
-        where stream_id = any(${ids}::text[])
-        order by stream_id, stream_revision`.execute(db);
+  const { rows } = await streamsStatement(ids, fromRevisions).execute(db);
   for (const event of toRecordedEvents(rows, upcast)) byStream.get(event.streamId)!.push(event);
   return byStream;
+}
+
+/**
+ * The statement reading `ids`, each whole or from its revision in `fromRevisions`, in stream then revision order.
+ * `stream_id = any(…)` beside the join is what makes the second form a probe of the stream index per id: joined to
+ * the unnest alone, PostgreSQL guessed (no statistics yet, as on a fresh clone) a merge join over the whole index,
+ * 1.8 s for 500 streams of an 830k-event log against 17 ms (tests/contract/read-streams-plan.test.ts).
+ */
+export function streamsStatement(
+  ids: readonly string[],
+  fromRevisions?: ReadonlyMap<string, number>,
+): RawBuilder<EventRow> {
+  if (!fromRevisions?.size) {
+    return sql<EventRow>`
+      select ${columns} from es_events
+      where stream_id = any(${ids}::text[])
+      order by stream_id, stream_revision`;
+  }
+  return sql<EventRow>`
+    select ${columns} from es_events
+    join unnest(${ids}::text[], ${ids.map((id) => fromRevisions.get(id) ?? 0)}::bigint[]) as f(id, from_revision)
+      on stream_id = f.id
+    where stream_id = any(${ids}::text[]) and stream_revision >= f.from_revision
+    order by stream_id, stream_revision`;
 }
