@@ -1,3 +1,4 @@
+import { BoundedMap } from '../bounded-map.ts';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { FreshRead } from './fresh-read.ts';
@@ -24,12 +25,14 @@ export class LiveSessions {
   readonly #db: Db;
   readonly #capacity: number;
   readonly #epoch: FreshRead<number>;
-  readonly #remembered = new Map<string, { row: SessionRow; epoch: number }>();
+  /** First in, first out: a session read again is remembered anew. */
+  readonly #remembered: BoundedMap<string, { row: SessionRow; epoch: number }>;
 
   /** `capacity`: how many sessions to remember (0: read the session on every call, as before the epoch existed). */
   constructor(db: Db, options: { capacity: number }) {
     this.#db = db;
     this.#capacity = options.capacity;
+    this.#remembered = new BoundedMap(options.capacity);
     this.#epoch = new FreshRead(async () => {
       const row = await db
         .withTables<AuthTables>()
@@ -71,10 +74,6 @@ export class LiveSessions {
   }
 
   #remember(sessionId: string, row: SessionRow, epoch: number): void {
-    if (this.#capacity <= 0) return;
-    this.#remembered.delete(sessionId);
-    // Oldest first: Map keeps insertion order, so the first key is the one remembered longest ago.
-    if (this.#remembered.size >= this.#capacity) this.#remembered.delete(this.#remembered.keys().next().value!);
     this.#remembered.set(sessionId, { row, epoch });
   }
 }

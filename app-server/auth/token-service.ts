@@ -1,3 +1,4 @@
+import { BoundedMap } from '../bounded-map.ts';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock.ts';
 import { authErrors } from './auth-error.ts';
@@ -48,11 +49,11 @@ export interface TokenServiceOptions {
  * published). Revocation is not decided here: the caller checks the session in the database on every request.
  */
 class VerifiedTokens {
-  readonly #entries = new Map<string, { claims: AccessClaims; kid: string }>();
-  readonly #capacity: number;
+  // First in, first out: a hit does not keep a token longer.
+  readonly #entries: BoundedMap<string, { claims: AccessClaims; kid: string }>;
 
   constructor(capacity: number) {
-    this.#capacity = capacity;
+    this.#entries = new BoundedMap(capacity);
   }
 
   get(token: string): { claims: AccessClaims; kid: string } | undefined {
@@ -60,9 +61,6 @@ class VerifiedTokens {
   }
 
   remember(token: string, claims: AccessClaims, kid: string): void {
-    if (this.#capacity <= 0) return;
-    // Oldest first: Map keeps insertion order, so the first key is the one to drop.
-    if (this.#entries.size >= this.#capacity) this.#entries.delete(this.#entries.keys().next().value as string);
     this.#entries.set(token, { claims, kid });
   }
 

@@ -10,11 +10,7 @@ import type {
 } from '../../domain/shared/event-store.ts';
 import { type CommandMetadata, toNewEvent } from './event-metadata.ts';
 import type { DomainEvent } from './execute-command.ts';
-import {
-  type RememberedState as RememberedEntry,
-  type StreamStateCache,
-  streamStateCache,
-} from './stream-state-cache.ts';
+import { type RememberedState, type StreamStateCache, streamStateCache } from './stream-state-cache.ts';
 
 type Tx = Transaction<object>;
 
@@ -59,9 +55,9 @@ export class DecisionBatch<Command, Event extends DomainEvent, State> {
   async load(streamIds: Iterable<string>): Promise<void> {
     const missing = [...new Set(streamIds)].filter((id) => !this.#streams.has(id));
     if (missing.length === 0) return;
-    const remembered = new Map<string, RememberedEntry<State>>();
+    const remembered = new Map<string, RememberedState<State>>();
     for (const id of missing) {
-      const entry = this.#remembered?.get(id);
+      const entry = this.#remembered?.use(id);
       if (entry) remembered.set(id, entry);
     }
     const fromRevisions = new Map([...remembered].map(([id, entry]) => [id, entry.revision]));
@@ -75,7 +71,7 @@ export class DecisionBatch<Command, Event extends DomainEvent, State> {
         this.#fold(id, entry.state, history.slice(1), entry);
       } else {
         // Not the event remembered (a rolled-back write, another database): read the stream whole.
-        this.#remembered!.forget(id);
+        this.#remembered!.delete(id);
         unsure.push(id);
       }
     }
@@ -91,14 +87,14 @@ export class DecisionBatch<Command, Event extends DomainEvent, State> {
   }
 
   /** Folds `history` onto `state` (read after `since`, when remembered) and keeps the result, remembered too. */
-  #fold(streamId: string, state: State, history: readonly RecordedEvent[], since?: RememberedEntry<State>): void {
+  #fold(streamId: string, state: State, history: readonly RecordedEvent[], since?: RememberedState<State>): void {
     let folded = state;
     for (const e of history) folded = this.decider.evolve(folded, { type: e.type, data: e.data } as Event);
     const last = history[history.length - 1];
     const revision = last ? last.streamRevision : since ? since.revision : null;
     this.#streams.set(streamId, { state: folded, expectedVersion: revision ?? 'no_stream', pending: [] });
     if (last)
-      this.#remembered?.remember(streamId, {
+      this.#remembered?.set(streamId, {
         state: folded,
         revision: last.streamRevision,
         eventId: last.metadata.eventId,
@@ -164,7 +160,7 @@ export class DecisionBatch<Command, Event extends DomainEvent, State> {
       loaded.expectedVersion = result.nextExpectedRevision;
       loaded.pending = [];
       // Remembered as written; if the batch's transaction rolls back, the next load finds another event there.
-      this.#remembered?.remember(result.streamId, {
+      this.#remembered?.set(result.streamId, {
         state: loaded.state,
         revision: result.nextExpectedRevision,
         eventId,

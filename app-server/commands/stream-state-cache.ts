@@ -1,3 +1,5 @@
+import { BoundedMap } from '../bounded-map.ts';
+
 /**
  * Folded states of streams a process decides on again and again (a stake is read when its goal closes, again when
  * its capture is queued, worked and answered), kept in memory with the revision they include and that revision's
@@ -15,38 +17,8 @@ export interface RememberedState<State> {
   readonly eventId: string;
 }
 
-export class StreamStateCache<State> {
-  readonly #entries = new Map<string, RememberedState<State>>();
-  readonly #capacity: number;
-
-  constructor(capacity: number) {
-    this.#capacity = capacity;
-  }
-
-  /** The remembered state, now the most recently used. */
-  get(streamId: string): RememberedState<State> | undefined {
-    const entry = this.#entries.get(streamId);
-    if (entry) {
-      this.#entries.delete(streamId);
-      this.#entries.set(streamId, entry);
-    }
-    return entry;
-  }
-
-  remember(streamId: string, entry: RememberedState<State>): void {
-    this.#entries.delete(streamId);
-    this.#entries.set(streamId, entry);
-    if (this.#entries.size > this.#capacity) this.#entries.delete(this.#entries.keys().next().value!);
-  }
-
-  forget(streamId: string): void {
-    this.#entries.delete(streamId);
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-}
+/** Remembered states of one kind of stream, least recently used out first. */
+export type StreamStateCache<State> = BoundedMap<string, RememberedState<State>>;
 
 /** How many streams of one kind a process remembers per store: 50,000 stakes are some tens of MB. */
 export const STREAM_STATE_CAPACITY = 50_000;
@@ -65,7 +37,7 @@ export function streamStateCache<State>(store: object, decider: object): StreamS
   }
   let cache = byDecider.get(decider);
   if (!cache) {
-    cache = new StreamStateCache(STREAM_STATE_CAPACITY);
+    cache = new BoundedMap(STREAM_STATE_CAPACITY);
     byDecider.set(decider, cache);
   }
   return cache as StreamStateCache<State>;

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../bounded-map.ts';
 import type { ChangeMessage } from '../../projections/change-announcements.ts';
 import type { ChangeTopic } from '../../projections/engine/projector.ts';
 import type { Database } from '../db/database.ts';
@@ -33,7 +34,8 @@ import { FreshRead } from '../auth/fresh-read.ts';
  */
 export class ReadCache implements CacheReads {
   readonly #maxEntries: number;
-  readonly #entries = new Map<string, Entry>();
+  /** Least recently used out first: a hit makes an entry the newest. */
+  readonly #entries: BoundedMap<string, Entry>;
   /** Tick of the last announcement per `user topic`; bounded, the oldest forgotten into `#floor`. */
   readonly #invalidated = new Map<string, number>();
   #tick = 0;
@@ -53,6 +55,7 @@ export class ReadCache implements CacheReads {
     if (!Number.isInteger(options.maxEntries) || options.maxEntries < 1)
       throw new Error('ReadCache: maxEntries must be a positive integer');
     this.#maxEntries = options.maxEntries;
+    this.#entries = new BoundedMap(options.maxEntries);
   }
 
   /**
@@ -130,8 +133,7 @@ export class ReadCache implements CacheReads {
       // Judged after the barrier: announcements it delivered may have made the entry stale.
       if ((await passedBarrier()) && this.#fresh(found, key.userId, key.topics, usersOf(key, found.value as T))) {
         this.#hits++;
-        this.#entries.delete(id);
-        this.#entries.set(id, found);
+        this.#entries.use(id);
         return found.value as T;
       }
     }
@@ -139,7 +141,8 @@ export class ReadCache implements CacheReads {
     const filledAt = this.#tick;
     const { value, validUntil } = await load();
     const entry: Entry = { value, filledAt, validFrom: now, validUntil: validUntil ?? Number.POSITIVE_INFINITY };
-    if (this.#hub?.listening && this.#fresh(entry, key.userId, key.topics, usersOf(key, value))) this.#store(id, entry);
+    if (this.#hub?.listening && this.#fresh(entry, key.userId, key.topics, usersOf(key, value)))
+      this.#entries.set(id, entry);
     return value;
   }
 
@@ -167,7 +170,7 @@ export class ReadCache implements CacheReads {
     for (const userId of missing) {
       const entry: Entry = { value: loaded.get(userId) ?? null, filledAt, validFrom: 0, validUntil: Infinity };
       values.set(userId, entry.value as T | null);
-      if (this.#hub?.listening && this.#fresh(entry, userId, topics)) this.#store(id(userId), entry);
+      if (this.#hub?.listening && this.#fresh(entry, userId, topics)) this.#entries.set(id(userId), entry);
     }
     return values;
   }
@@ -221,13 +224,6 @@ export class ReadCache implements CacheReads {
       if (at !== undefined && at > entry.filledAt) return false;
     }
     return true;
-  }
-
-  #store(id: string, entry: Entry): void {
-    this.#entries.delete(id);
-    this.#entries.set(id, entry);
-    // Least recently used first: Map keeps insertion order and a hit re-inserts.
-    while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
   }
 }
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DecisionBatch } from '../../app-server/commands/decision-batch.ts';
 import type { CommandMetadata } from '../../app-server/commands/event-metadata.ts';
 import { executeCommand } from '../../app-server/commands/execute-command.ts';
-import { StreamStateCache } from '../../app-server/commands/stream-state-cache.ts';
+import { BoundedMap } from '../../app-server/bounded-map.ts';
 import type { Database } from '../../app-server/db/database.ts';
 import { defineDecider, domainError } from '../../domain/shared/decider.ts';
 import type { EventStore } from '../../domain/shared/event-store.ts';
@@ -101,13 +101,13 @@ describe('a decision batch that remembers states', () => {
   });
 
   it('forgets the least recently used state first, and reads a forgotten stream whole', () => {
-    const cache = new StreamStateCache<number>(2);
-    cache.remember('a', { state: 1, revision: 0, eventId: 'e1' });
-    cache.remember('b', { state: 2, revision: 0, eventId: 'e2' });
-    expect(cache.get('a')?.state).toBe(1);
-    cache.remember('c', { state: 3, revision: 0, eventId: 'e3' });
-    expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')?.state).toBe(1);
+    const cache = new BoundedMap<string, { state: number; revision: number; eventId: string }>(2);
+    cache.set('a', { state: 1, revision: 0, eventId: 'e1' });
+    cache.set('b', { state: 2, revision: 0, eventId: 'e2' });
+    expect(cache.use('a')?.state).toBe(1);
+    cache.set('c', { state: 3, revision: 0, eventId: 'e3' });
+    expect(cache.use('b')).toBeUndefined();
+    expect(cache.use('a')?.state).toBe(1);
     expect(cache.size).toBe(2);
   });
 });

@@ -71,7 +71,7 @@ export const eventStoreMigrations: Record<string, Migration> = {
     async down(db: Kysely<unknown>) {
       await sql`drop function if exists es_visible_horizon()`.execute(db);
     },
-  },  // Many streams appended in a few set-based statements, not one es_append per stream (see append-many-function.ts).
+  }, // Many streams appended in a few set-based statements, not one es_append per stream (see append-many-function.ts).
   '2026-11-28-01-event-store-append-many': {
     async up(db: Kysely<unknown>) {
       await sql.raw(appendManyFunctionSql).execute(db);

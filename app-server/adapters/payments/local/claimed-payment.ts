@@ -30,15 +30,13 @@ export type CardRequest = {
  */
 export async function readUsableCards(db: LocalDb, inputs: readonly CardRequest[]): Promise<(ResolvedCard | null)[]> {
   const { rows } = await sql<{
-    n: number;
     key_taken: boolean;
     customer_found: boolean;
     owner: string | null;
     brand: string | null;
     behaviour: CardBehaviour | null;
   }>`
-    SELECT i.n::int AS n,
-           EXISTS (SELECT 1 FROM payments_local_idempotency k WHERE k.key = i.key) AS key_taken,
+    SELECT EXISTS (SELECT 1 FROM payments_local_idempotency k WHERE k.key = i.key) AS key_taken,
            EXISTS (SELECT 1 FROM payments_local_customers c WHERE c.id = i.customer_id) AS customer_found,
            pm.customer_id AS owner, pm.brand, pm.behaviour
     FROM unnest(${inputs.map((i) => i.idempotencyKey)}::text[], ${inputs.map((i) => i.customerId)}::text[],
