@@ -124,6 +124,40 @@ async function play(world: World, lapseOneByOne: boolean): Promise<unknown[]> {
       ...runners.map((r) => answer(gateway.chargeOffSession(pay(r, 'burst-charge', 700)))),
     ])),
   );
+  // Captures and releases of holds: whole and in part, replayed, mismatched, too large, of a hold already moved, of an
+  // unknown PaymentIntent; then side by side, as the stake tick's lanes make them, a key asked twice at once among them.
+  const intent = async (name: string) =>
+    (
+      await sql<{ id: string }>`
+        SELECT id FROM payments_local_payment_intents WHERE metadata->>'case' = ${name}`.execute(world.database.db)
+    ).rows[0]!.id;
+  const capture = (name: string, amountCents: number, key: string) =>
+    intent(name).then((paymentIntentId) => gateway.captureHold({ paymentIntentId, amountCents, idempotencyKey: key }));
+  const release = (name: string, key: string) =>
+    intent(name).then((paymentIntentId) => gateway.releaseHold({ paymentIntentId, idempotencyKey: key }));
+  answers.push(await answer(capture('hold-visa', 1500, 'cap-part')));
+  answers.push(await answer(capture('hold-visa', 1500, 'cap-part')));
+  answers.push(await answer(capture('hold-visa', 1400, 'cap-part')));
+  answers.push(await answer(release('hold-visa', 'rel-after-capture')));
+  answers.push(await answer(capture('hold-mastercard', 2500, 'cap-too-much')));
+  answers.push(await answer(release('hold-mastercard', 'rel')));
+  answers.push(await answer(release('hold-mastercard', 'rel')));
+  answers.push(await answer(release('hold-mastercard', 'cap-part')));
+  answers.push(await answer(capture('hold-mastercard', 2000, 'cap-after-release')));
+  answers.push(
+    await answer(gateway.captureHold({ paymentIntentId: 'pi_unknown', amountCents: 100, idempotencyKey: 'cap-x' })),
+  );
+  answers.push(await answer(gateway.releaseHold({ paymentIntentId: 'pi_unknown', idempotencyKey: 'rel-x' })));
+  answers.push(
+    ...(await Promise.all([
+      answer(capture('burst-visa', 2000, 'burst-cap')),
+      answer(capture('burst-visa', 2000, 'burst-cap')),
+      answer(release('burst-mastercard', 'burst-rel')),
+      answer(release('hold-present-mastercard', 'burst-rel-2')),
+      answer(capture('hold-mastercard', 1000, 'burst-cap-released')),
+      answer(release('hold-visa', 'burst-rel-captured')),
+    ])),
+  );
   // A card that stopped paying, and a detached card.
   await gateway.setCardBehaviour(mastercard.paymentMethodId, 'insufficient_funds');
   answers.push(await answer(gateway.chargeOffSession(pay(mastercard, 'after-block'))));
@@ -234,6 +268,9 @@ describe.each(targets)('local gateway in two statements, twin worlds on %s', (ta
       'idempotency_mismatch',
       'not_found',
       '"captured"',
+      '"released"',
+      '"already_captured"',
+      '"expired"',
     ]) {
       expect(flat).toContain(seen);
     }
@@ -242,6 +279,54 @@ describe.each(targets)('local gateway in two statements, twin worlds on %s', (ta
         (pi) => (pi as { cancellation_reason: string }).cancellation_reason === 'automatic',
       ).length,
     ).toBeGreaterThan(2);
+  });
+
+  it('a capture and a release of one hold at once: one moves it, the other answers what happened', async () => {
+    const { gateway } = short;
+    const { customerId } = await gateway.ensureCustomer({ userId: 'user-race', email: 'race@example.com' });
+    for (let i = 0; i < 12; i++) {
+      const hold = await gateway.placeHold({
+        customerId,
+        paymentMethodId: 'pm_card_visa',
+        amountCents: 3000,
+        idempotencyKey: `race-hold-${i}`,
+        metadata: { case: `race-${i}` },
+      });
+      if (hold.status !== 'held') throw new Error('the hold was not placed');
+      const paymentIntentId = hold.paymentIntentId;
+      const eventsOf = async () =>
+        (
+          await sql<{ type: string }>`
+            SELECT type FROM payments_local_events WHERE payment_intent_id = ${paymentIntentId} ORDER BY sequence`.execute(
+            short.database.db,
+          )
+        ).rows.map((e) => e.type);
+      const before = (await eventsOf()).length;
+      // Started in either order.
+      const capture = () =>
+        answer(gateway.captureHold({ paymentIntentId, amountCents: 3000, idempotencyKey: `race-cap-${i}` }));
+      const release = () => answer(gateway.releaseHold({ paymentIntentId, idempotencyKey: `race-rel-${i}` }));
+      const [captured, released] =
+        i % 2 === 0
+          ? await Promise.all([capture(), release()])
+          : await Promise.all([release(), capture()]).then(([r, c]) => [c, r]);
+      const { rows } = await sql<{ status: string; amount_received: number }>`
+        SELECT status, amount_received FROM payments_local_payment_intents WHERE id = ${paymentIntentId}`.execute(
+        short.database.db,
+      );
+      const moves = (await eventsOf()).slice(before);
+      expect(moves).toHaveLength(1);
+      if (rows[0]!.status === 'succeeded') {
+        expect(captured).toEqual({ ok: { status: 'captured', paymentIntentId, amountCapturedCents: 3000 } });
+        expect(released).toEqual({ ok: { status: 'already_captured', paymentIntentId, amountCapturedCents: 3000 } });
+        expect(moves).toEqual(['payment_intent.succeeded']);
+      } else {
+        expect(rows[0]!.status).toBe('canceled');
+        expect(released).toEqual({ ok: { status: 'released', paymentIntentId } });
+        expect(captured).toEqual({ ok: { status: 'expired', paymentIntentId } });
+        expect(moves).toEqual(['payment_intent.canceled']);
+      }
+    }
   });
 
   it('concurrent first calls with one key make one PaymentIntent and all answer alike', async () => {

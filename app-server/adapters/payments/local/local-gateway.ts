@@ -24,6 +24,7 @@ import { normaliseWebhookEvent } from '../webhook-event.ts';
 import { GroupedStatements } from '../../../db/grouped-statements.ts';
 import { type CardRequest, claimAndWriteMany, type PaymentClaim, readUsableCards } from './claimed-payment.ts';
 import { hashRequest, type LocalDb, type LocalTx, runIdempotent } from './idempotency.ts';
+import { type HoldMove, type HoldMoveAnswer, moveHolds } from './moved-payment.ts';
 import {
   eventRow,
   expireIfLapsed,
@@ -48,7 +49,8 @@ export type LocalGatewayOptions = {
   readonly webhookToleranceSeconds?: number;
   /**
    * False sends every hold and charge through runIdempotent's transaction (nine statements) instead of the two of
-   * claimed-payment.ts: the reference the twin tests compare the short way with. Default true.
+   * claimed-payment.ts, and every capture and release through it (seven) instead of moved-payment.ts's two: the
+   * reference the twin tests compare the short way with. Default true.
    */
   readonly paymentsInTwoStatements?: boolean;
   /** How many lapsed holds one step of the sweep lets go (default 1,000; tests use small chunks). */
@@ -87,6 +89,8 @@ export class LocalPaymentGateway implements PaymentGateway {
   /** Holds and charges made side by side (a stake tick's lanes) share their two statements (claimed-payment.ts). */
   readonly #cardReads: GroupedStatements<CardRequest, ResolvedCard | null>;
   readonly #claims: GroupedStatements<PaymentClaim, ClaimOutcome>;
+  /** Captures and releases made side by side share one transaction of two statements (moved-payment.ts). */
+  readonly #moves: GroupedStatements<HoldMove, HoldMoveAnswer | null>;
 
   constructor(options: LocalGatewayOptions) {
     this.#db = options.db.withTables<LocalPaymentTables>() as unknown as LocalDb;
@@ -97,6 +101,7 @@ export class LocalPaymentGateway implements PaymentGateway {
     this.#sweepChunk = options.sweepChunk ?? SWEEP_CHUNK;
     this.#cardReads = new GroupedStatements((inputs) => readUsableCards(this.#db, inputs));
     this.#claims = new GroupedStatements((claims) => claimEach(this.#db, claims));
+    this.#moves = new GroupedStatements((moves) => moveEach(this.#db, moves));
   }
 
   async ensureCustomer({ userId, email }: EnsureCustomerInput): Promise<{ customerId: string }> {
@@ -191,6 +196,15 @@ export class LocalPaymentGateway implements PaymentGateway {
       amountCents: input.amountCents,
     };
     const now = this.#clock.now();
+    if (this.#twoStatements) {
+      const move = { kind: 'capture' as const, key: input.idempotencyKey, requestHash: hashRequest(request), now };
+      const moved = await this.#moves.ask({
+        ...move,
+        paymentIntentId: input.paymentIntentId,
+        amountCents: input.amountCents,
+      });
+      if (moved?.status === 'captured') return moved;
+    }
     return runIdempotent(this.#db, input.idempotencyKey, request, now, async (tx): Promise<CaptureResult> => {
       const pi = await expireIfLapsed(tx, await loadPaymentIntent(tx, input.paymentIntentId), now);
       switch (pi.status) {
@@ -229,6 +243,11 @@ export class LocalPaymentGateway implements PaymentGateway {
     assertIdempotencyKey(input.idempotencyKey);
     const request = { operation: 'releaseHold', paymentIntentId: input.paymentIntentId };
     const now = this.#clock.now();
+    if (this.#twoStatements) {
+      const move = { kind: 'release' as const, key: input.idempotencyKey, requestHash: hashRequest(request), now };
+      const moved = await this.#moves.ask({ ...move, paymentIntentId: input.paymentIntentId });
+      if (moved?.status === 'released') return moved;
+    }
     return runIdempotent(this.#db, input.idempotencyKey, request, now, async (tx): Promise<ReleaseResult> => {
       const pi = await expireIfLapsed(tx, await loadPaymentIntent(tx, input.paymentIntentId), now);
       if (pi.status === 'canceled') return { status: 'released', paymentIntentId: pi.id };
@@ -466,6 +485,34 @@ async function claimEach(db: LocalDb, claims: readonly PaymentClaim[]): Promise<
     }
   }
   return outcomes;
+}
+
+/**
+ * A group of captures and releases in one transaction (moveHolds). A key or a PaymentIntent named twice at once goes
+ * the long way after its first (one transaction moves a hold once); a group that fails sends all of it the long way,
+ * where each call fails or succeeds on its own.
+ */
+async function moveEach(db: LocalDb, moves: readonly HoldMove[]): Promise<(HoldMoveAnswer | null)[]> {
+  const keys = new Set<string>();
+  const intents = new Set<string>();
+  const firsts: number[] = [];
+  for (const [n, move] of moves.entries()) {
+    if (keys.has(move.key) || intents.has(move.paymentIntentId)) continue;
+    keys.add(move.key);
+    intents.add(move.paymentIntentId);
+    firsts.push(n);
+  }
+  const answers: (HoldMoveAnswer | null)[] = moves.map(() => null);
+  try {
+    const moved = await moveHolds(
+      db,
+      firsts.map((n) => moves[n]!),
+    );
+    for (const [i, n] of firsts.entries()) answers[n] = moved[i]!;
+  } catch {
+    // Nothing of the group was written (one transaction): each call goes the long way and answers for itself.
+  }
+  return answers;
 }
 
 function paymentRequest(input: PaymentInput): Record<string, unknown> {
