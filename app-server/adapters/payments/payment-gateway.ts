@@ -165,6 +165,13 @@ export type PaymentWebhookEvent = {
 export interface PaymentGateway {
   /** Which adapter this is (logs, health checks). */
   readonly kind: 'stripe' | 'local';
+  /**
+   * How many calls the stake worker makes at once. Stripe's rate limits bound the Stripe adapter (100 operations a
+   * second in live mode, 25 in a sandbox, 25 a second per endpoint: docs.stripe.com/rate-limits; a 429 is the
+   * provider's trouble, retried with the same key); the local gateway shares its statements between calls made side by
+   * side, so more at once means fewer statements, not more load.
+   */
+  readonly callsAtOnce: number;
   /** The processor's customer for a user, created on first use; the same user always gets the same customer. */
   ensureCustomer(input: EnsureCustomerInput): Promise<{ readonly customerId: string }>;
   /** Starts saving a card for later off-session use (SetupIntent, usage off_session). */

@@ -4,7 +4,7 @@ import { ActionPage } from './action-page.ts';
 import { isProviderTrouble, performAction, type StakeFaults } from './perform-action.ts';
 import { dueActions, markRetry } from './stake-action-row.ts';
 import { handleStakeEvents, STAKE_PROCESS_EVENT_TYPES } from './stake-events-handler.ts';
-import { inParallelByKey, TICK_CONCURRENCY } from '../in-parallel.ts';
+import { inParallelByKey } from '../in-parallel.ts';
 import { tickStakeClock } from './stake-clock.ts';
 
 export type StakeProcessOptions = {
@@ -36,12 +36,13 @@ export function createStakeSettlementProcess(options: StakeProcessOptions): Proc
         if (page.length === 0) return;
         for (const action of page) worked.add(action.idempotency_key);
         // The page's stakes in one read, its outcomes in one append and its rows closed in one statement
-        // (action-page.ts); several stakes at once, the actions of one stake in order, one at a time.
+        // (action-page.ts); as many stakes at once as the gateway takes calls at once, the actions of one stake in
+        // order, one at a time.
         const recorder = await ActionPage.open(page, { db, store, now, faults: options.faults });
         await inParallelByKey(
           page,
           (action) => action.stake_id,
-          TICK_CONCURRENCY,
+          gateway.callsAtOnce,
           async (action) => {
             try {
               await performAction(action, { db, gateway, now, page: recorder });

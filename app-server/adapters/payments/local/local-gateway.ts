@@ -80,6 +80,8 @@ const deadlineOf = (row: PaymentIntentRow): number => row.capture_before?.getTim
  */
 export class LocalPaymentGateway implements PaymentGateway {
   readonly kind = 'local' as const;
+  /** A page of actions in few statements: its calls are grouped (GroupedStatements), the more at once the fewer. */
+  readonly callsAtOnce = 64;
   readonly #db: LocalDb;
   readonly #clock: Clock;
   readonly #webhookSecret: string;

@@ -53,6 +53,8 @@ const USER_ID_METADATA = 'stridestake_user_id';
 /** The payments port over Stripe's API through the official SDK. */
 export class StripeGateway implements PaymentGateway {
   readonly kind = 'stripe' as const;
+  /** Eight requests in flight, as the stake worker always made them: a few dozen a second at most (see the port). */
+  readonly callsAtOnce = 8;
   readonly #stripe: Stripe;
   readonly #webhookSecret: string | undefined;
   readonly #extendedAuthorization: boolean;
