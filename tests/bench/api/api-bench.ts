@@ -205,8 +205,8 @@ export async function runApiBench(): Promise<void> {
 export async function runSettlement(goals: number): Promise<SettlementFigures> {
   const hash = seedHash(`settlement ${goals}|${productEnv.AUTH_ENCRYPTION_KEY}`, ['tests/bench/api/settlement.ts']);
   const started = performance.now();
-  // One cached fixture whatever its size: the goal count is in the hash, so another size replaces it.
-  const { name, built } = await ensureTemplate(options.serverUrl, 'ss_bench_settle', hash, {
+  // One cached fixture per size (a 100,000-goal seed takes most of an hour: a 10,000-goal run must not replace it).
+  const { name, built } = await ensureTemplate(options.serverUrl, `ss_bench_settle_${goals}g`, hash, {
     reseed: options.reseed,
     build: async (url) => {
       say(`seeding the settlement fixture (${goals.toLocaleString('en-US')} staked goals) into ${url}`);
