@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { sqlRecords } from '../../../../projections/sql-records.ts';
-import { type LocalDb, storedSuccess } from './idempotency.ts';
+import { claimKeys, type LocalDb, storedSuccess } from './idempotency.ts';
 import { eventRow } from './payment-intent-rows.ts';
 import type { PaymentPlan, ResolvedCard } from './payment-plan.ts';
 import type { CardBehaviour } from './tables.ts';
@@ -84,12 +84,7 @@ export async function claimAndWriteMany(db: LocalDb, claims: readonly PaymentCla
   const { rows } = await sql<{ key: string }>`
     WITH input AS MATERIALIZED (
       SELECT * FROM ${sqlRecords(input, 'n integer, key text, request_hash text, response jsonb, created_at timestamptz, pi jsonb, events jsonb')} AS r
-    ), claim AS (
-      INSERT INTO payments_local_idempotency (key, request_hash, response, created_at)
-      SELECT key, request_hash, response, created_at FROM input ORDER BY n
-      ON CONFLICT (key) DO NOTHING
-      RETURNING key
-    ), intent AS (
+    ), claim AS (${claimKeys}), intent AS (
       INSERT INTO payments_local_payment_intents (id, customer_id, payment_method_id, amount, amount_capturable,
         amount_received, capture_method, status, client_secret, capture_before, last_error_code, cancellation_reason,
         metadata, created_at, updated_at)

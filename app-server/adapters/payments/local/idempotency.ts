@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { stableJson } from '../../../../domain/shared/stable-json.ts';
 import { type PaymentErrorCode, PaymentGatewayError } from '../payment-errors.ts';
 import type { LocalPaymentTables } from './tables.ts';
@@ -23,6 +23,17 @@ export function storedSuccess(value: unknown): string {
   const stored: Stored = { ok: true, value };
   return JSON.stringify(stored);
 }
+
+/**
+ * The keys claimed with their final answers, for a statement that writes a group of calls at once (claimed-payment.ts,
+ * moved-payment.ts): from its `input` (n, key, request_hash, response, created_at), in order; a key taken already is
+ * not claimed (its call goes through runIdempotent, which replays the first answer). Returns the keys claimed.
+ */
+export const claimKeys = sql`
+  INSERT INTO payments_local_idempotency (key, request_hash, response, created_at)
+  SELECT key, request_hash, response, created_at FROM input ORDER BY n
+  ON CONFLICT (key) DO NOTHING
+  RETURNING key`;
 
 /** Stripe forgets keys after 24 hours; so does the local gateway, so callers must cope with it in tests too. */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 3_600_000;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { sqlRecords } from '../../../../projections/sql-records.ts';
-import { type LocalDb, storedSuccess } from './idempotency.ts';
+import type { CaptureResult, ReleaseResult } from '../payment-gateway.ts';
+import { claimKeys, type LocalDb, storedSuccess } from './idempotency.ts';
 import { eventRow, type PaymentIntentRow } from './payment-intent-rows.ts';
 
 /*
@@ -33,10 +34,10 @@ export type HoldMove =
       readonly paymentIntentId: string;
     };
 
-/** What a move answered when it was made here; null when it must go the long way (runIdempotent). */
+/** What a move answered when it was made here (the usual answers of captureHold and releaseHold). */
 export type HoldMoveAnswer =
-  | { readonly status: 'captured'; readonly paymentIntentId: string; readonly amountCapturedCents: number }
-  | { readonly status: 'released'; readonly paymentIntentId: string };
+  | Extract<CaptureResult, { status: 'captured' }>
+  | Extract<ReleaseResult, { status: 'released' }>;
 
 /** The PaymentIntent after the move and the webhook event it sends, or null when the move is not the usual case. */
 function planMove(move: HoldMove, pi: PaymentIntentRow | undefined) {
@@ -110,12 +111,7 @@ export async function moveHolds(db: LocalDb, moves: readonly HoldMove[]): Promis
     const { rows } = await sql<{ key: string }>`
       WITH input AS MATERIALIZED (
         SELECT * FROM ${sqlRecords(input, 'n integer, key text, request_hash text, response jsonb, created_at timestamptz, pi_id text, status text, amount_capturable integer, amount_received integer, cancellation_reason text, updated_at timestamptz, event_id text, event_type text, event_body text')} AS r
-      ), claim AS (
-        INSERT INTO payments_local_idempotency (key, request_hash, response, created_at)
-        SELECT key, request_hash, response, created_at FROM input ORDER BY n
-        ON CONFLICT (key) DO NOTHING
-        RETURNING key
-      ), moved AS (
+      ), claim AS (${claimKeys}), moved AS (
         UPDATE payments_local_payment_intents AS pi SET status = i.status, amount_capturable = i.amount_capturable,
           amount_received = i.amount_received, cancellation_reason = i.cancellation_reason, updated_at = i.updated_at
         FROM input i JOIN claim c ON c.key = i.key
