@@ -91,6 +91,8 @@ describe.each(databaseTargets())('the goal clock in chunks on %s', (target) => {
   beforeAll(async () => {
     rt = await startTestRuntime(target, { now: WEEK_OF });
     twins.push(await world('together'), await world('alone'));
+    // The reactors record each twin's progress (a completion is dated when they record it) before the clock moves on.
+    await settle(rt);
     // Sunday 23:00 in New York after the clocks went back (04:00Z Monday): still the week of Oct 26 there.
     rt.clock.set('2026-11-02T04:40:00Z');
     for (const twin of twins) {
