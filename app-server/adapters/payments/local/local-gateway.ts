@@ -199,12 +199,9 @@ export class LocalPaymentGateway implements PaymentGateway {
     };
     const now = this.#clock.now();
     if (this.#twoStatements) {
-      const move = { kind: 'capture' as const, key: input.idempotencyKey, requestHash: hashRequest(request), now };
-      const moved = await this.#moves.ask({
-        ...move,
-        paymentIntentId: input.paymentIntentId,
-        amountCents: input.amountCents,
-      });
+      const { paymentIntentId, amountCents, idempotencyKey: key } = input;
+      const requestHash = hashRequest(request);
+      const moved = await this.#moves.ask({ kind: 'capture', key, requestHash, now, paymentIntentId, amountCents });
       if (moved?.status === 'captured') return moved;
     }
     return runIdempotent(this.#db, input.idempotencyKey, request, now, async (tx): Promise<CaptureResult> => {
@@ -246,8 +243,14 @@ export class LocalPaymentGateway implements PaymentGateway {
     const request = { operation: 'releaseHold', paymentIntentId: input.paymentIntentId };
     const now = this.#clock.now();
     if (this.#twoStatements) {
-      const move = { kind: 'release' as const, key: input.idempotencyKey, requestHash: hashRequest(request), now };
-      const moved = await this.#moves.ask({ ...move, paymentIntentId: input.paymentIntentId });
+      const { paymentIntentId, idempotencyKey: key } = input;
+      const moved = await this.#moves.ask({
+        kind: 'release',
+        key,
+        requestHash: hashRequest(request),
+        now,
+        paymentIntentId,
+      });
       if (moved?.status === 'released') return moved;
     }
     return runIdempotent(this.#db, input.idempotencyKey, request, now, async (tx): Promise<ReleaseResult> => {
