@@ -27,18 +27,23 @@ export class PersonalKeyVault {
     this.#now = options.now;
   }
 
-  /** The subject's key, created on first use. Runs in `db` (the caller's transaction, when it holds one). */
+  /**
+   * The subject's key, created on first use. Runs in `db` (the caller's transaction, when it holds one). Read first:
+   * a key is made once per user and read on every cache miss after, so the usual miss costs one statement, not an
+   * insert that does nothing and then the read.
+   */
   async keyFor(subjectId: string, db: Db = this.#db): Promise<SecretBox> {
-    const cached = this.#cached(subjectId);
-    if (cached) return cached;
-    const tables = db.withTables<KeyTables>();
-    await tables
+    const existing = await this.existingKey(subjectId, db);
+    if (existing) return existing;
+    await db
+      .withTables<KeyTables>()
       .insertInto('personal_data_keys')
       .values({
         subject_id: subjectId,
         sealed_key: this.#master.seal(randomBytes(32).toString('base64url')),
         created_at: this.#now(),
       })
+      // Another transaction may create it meanwhile: theirs is kept, and read below.
       .onConflict((oc) => oc.column('subject_id').doNothing())
       .execute();
     const found = await this.existingKey(subjectId, db);
