@@ -113,9 +113,11 @@ export function withInlineProjections(
       );
       const announcements = new ChangeAnnouncements();
       const announce = announcements.add.bind(announcements);
+      const heldUserLocks = new Set<string>();
       for (const projector of due) {
         const events = recorded.filter((e) => handles(projector, e.type));
-        if (events.length > 0) await projector.apply(events, { tx, tables: liveTableNames(projector), announce });
+        const context = { tx, tables: liveTableNames(projector), announce, heldUserLocks };
+        if (events.length > 0) await projector.apply(events, context);
       }
       await announcements.notify(tx);
       return results;

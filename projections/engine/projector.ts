@@ -21,6 +21,11 @@ export interface ProjectionContext<Logical extends string = string> extends Batc
    * state needs may be left to `finishReplay`, run once the replay reached the log's end.
    */
   readonly replaying?: boolean;
+  /**
+   * The users whose read-model lock (user-lock.ts) this transaction already holds, shared by the projectors of one
+   * inline append (inline-projections.ts), so the second does not send the first's lock again. Absent elsewhere.
+   */
+  readonly heldUserLocks?: Set<string>;
 }
 
 /**

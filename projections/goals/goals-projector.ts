@@ -98,12 +98,12 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
       ON ${sql.table(tables.goal_run_facts)} (user_id, (COALESCE(ended_at, started_at)))`.execute(db);
   },
 
-  async apply(events, { tx, tables, announce, replaying }) {
+  async apply(events, { tx, tables, announce, replaying, heldUserLocks }) {
     const batch = foldGoalBatch(events);
     const goals = sql.table(tables.goals);
     const facts = sql.table(tables.goal_run_facts);
     const users = new Set(batch.users);
-    if (!replaying) await lockOwners(tx, goals, batch);
+    if (!replaying) await lockOwners(tx, goals, batch, heldUserLocks);
     if (batch.facts.length > 0) {
       await sql`
         INSERT INTO ${facts} (run_id, user_id, started_at, ended_at, recorded_at, verification)
@@ -162,14 +162,19 @@ export const goalsProjector: Projector<'goals' | 'goal_run_facts'> = {
  * The owners (of the batch's runs and goals, and of the goals it patches) are locked before any write, so two
  * transactions never hold a row the other waits for while waiting for its lock.
  */
-async function lockOwners(tx: Transaction<object>, goals: ReturnType<typeof sql.table>, batch: GoalBatch) {
+async function lockOwners(
+  tx: Transaction<object>,
+  goals: ReturnType<typeof sql.table>,
+  batch: GoalBatch,
+  held: Set<string> | undefined,
+) {
   const owners = new Set(batch.users);
   if (batch.patches.size > 0) {
     const { rows } = await sql<{ user_id: string }>`
       SELECT user_id FROM ${goals} WHERE id = ANY(${[...batch.patches.keys()]}::text[])`.execute(tx);
     for (const row of rows) owners.add(row.user_id);
   }
-  await lockUsersReadModels(tx, owners);
+  await lockUsersReadModels(tx, owners, held);
 }
 
 /** Users whose goals' progress one transaction of finishReplay works out. */

@@ -53,12 +53,12 @@ export const runsProjector: Projector<'runs' | 'run_records'> = {
     await createRunRecordsTable(db, tables.run_records);
   },
 
-  async apply(events, { tx, tables, announce, replaying }) {
+  async apply(events, { tx, tables, announce, replaying, heldUserLocks }) {
     const batch = foldRunBatch(events);
     const table = sql.table(tables.runs);
     // Applied inline, two appends of one runner can run at once: their records must not be worked out apart. Taken
     // before any write, as the goals projector does, so the two never wait for each other's rows in a cycle.
-    if (!replaying) await lockUsersReadModels(tx, batch.recordsChanged);
+    if (!replaying) await lockUsersReadModels(tx, batch.recordsChanged, heldUserLocks);
     if (batch.inserts.length > 0) {
       await sql`
         INSERT INTO ${table} (id, user_id, source, import_id, started_at, ended_at, distance_km, duration_sec, notes,
