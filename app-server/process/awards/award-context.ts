@@ -16,8 +16,24 @@ export async function foldStream<C, E, S>(
   return events.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as E), decider.initialState);
 }
 
-/** The user's current time zone from their account stream, or the default. */
-export async function timeZoneOf(store: EventStore<Transaction<object>>, tx: Transaction<object>, userId: string) {
-  const state = await foldStream(store, tx, accountDecider, streams.account(userId));
-  return state.status === 'active' ? state.timezone : DEFAULT_TIME_ZONE;
+/** Each user's current time zone from their account stream (read in one query); the default when it has none. */
+export async function timeZonesOf(
+  store: EventStore<Transaction<object>>,
+  tx: Transaction<object>,
+  userIds: readonly string[],
+): Promise<Map<string, string>> {
+  const zones = new Map<string, string>();
+  if (userIds.length === 0) return zones;
+  const accounts = await store.readStreams(
+    userIds.map((id) => streams.account(id)),
+    { transaction: tx },
+  );
+  for (const userId of userIds) {
+    const state = (accounts.get(streams.account(userId)) ?? []).reduce(
+      (s, e) => accountDecider.evolve(s, { type: e.type, data: e.data } as Parameters<typeof accountDecider.evolve>[1]),
+      accountDecider.initialState,
+    );
+    zones.set(userId, state.status === 'active' ? state.timezone : DEFAULT_TIME_ZONE);
+  }
+  return zones;
 }

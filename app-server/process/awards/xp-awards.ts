@@ -17,7 +17,8 @@ import { runXpCommand } from '../../../domain/xp/run-xp-command.ts';
 import { payIntoLedgers } from './xp-ledger-load.ts';
 import { inParallel, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
-import { foldStream, timeZoneOf } from './award-context.ts';
+import { foldStream, timeZonesOf } from './award-context.ts';
+import { DEFAULT_TIME_ZONE } from '../../../domain/shared/time-zone.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 
@@ -26,14 +27,16 @@ const NAME = 'xp-awards';
 type Store = EventStore<Transaction<object>>;
 
 /**
- * What settling goal weeks reads, for a whole batch at once: each goal's details (its owner and week) and each
- * owner's goal index (their paused weeks), every goal stream in one query and every index in one more. This process
- * writes neither, so reading them at the batch's start inside its transaction reads what reading each one when its
- * event comes up would.
+ * What the batch's commands read, for the whole batch at once: each settled goal's details (its owner and week) and
+ * each owner's goal index (their paused weeks), each paid runner's account (their time zone): every goal stream in one
+ * query, every index in one more, every account in one more. This process writes none of them, so reading them at the
+ * batch's start inside its transaction reads what reading each one when its event comes up would.
  */
 type SettleReads = {
   goalOf(goalId: string): GoalDetails | null;
   pausedWeeks(userId: string): string[];
+  /** The runner's time zone (their account stream), for each run the batch pays. */
+  timeZoneOf(userId: string): string;
 };
 
 async function settleReads(
@@ -65,7 +68,23 @@ async function settleReads(
     );
     paused.set(userId, Object.keys(index.paused));
   }
-  return { goalOf: (id) => created.get(id) ?? null, pausedWeeks: (userId) => paused.get(userId) ?? [] };
+  const zones = await timeZonesOf(store, tx, runnersPaid(events));
+  return {
+    goalOf: (id) => created.get(id) ?? null,
+    pausedWeeks: (userId) => paused.get(userId) ?? [],
+    timeZoneOf: (userId) => zones.get(userId) ?? DEFAULT_TIME_ZONE,
+  };
+}
+
+/** The runners of the batch's runs that earn XP (commandFor pays them at their zone's surge). */
+function runnersPaid(events: readonly RecordedEvent[]): string[] {
+  const runners = new Set<string>();
+  for (const event of events) {
+    if (event.type !== 'RunRecorded') continue;
+    const run = (event as unknown as Extract<RunEvent, { type: 'RunRecorded' }>).data;
+    if (countedDistanceKm(run.verification, 'free_goal_or_xp') > 0) runners.add(run.userId);
+  }
+  return [...runners];
 }
 
 /** The events that settle a goal's week (commandFor's `settle`). */
@@ -74,8 +93,6 @@ const SETTLING = new Set(['GoalCompleted', 'GoalMissed', 'GoalCanceled']);
 /** The ledger command an event calls for, if any. `surgeSchedule` folds the schedule (once per batch). */
 async function commandFor(
   event: RecordedEvent,
-  store: Store,
-  tx: Transaction<object>,
   now: Temporal.Instant,
   surgeSchedule: () => Promise<SurgeScheduleState>,
   reads: SettleReads,
@@ -95,8 +112,7 @@ async function commandFor(
       // Nothing to pay: answered before reading the surge schedule and the runner's zone.
       if (countedDistanceKm(run.verification, 'free_goal_or_xp') <= 0) return null;
       const surges = await surgeSchedule();
-      const zone = await timeZoneOf(store, tx, run.userId);
-      return runXpCommand(run, zone, surges.surges.values(), now);
+      return runXpCommand(run, reads.timeZoneOf(run.userId), surges.surges.values(), now);
     }
     case 'RunDeleted':
       return { type: 'RevokeRunXp', userId: domainEvent.data.userId, runId: domainEvent.data.runId, now } as const;
@@ -137,7 +153,7 @@ export const xpAwardsProcess: ProcessManager = {
     const reads = await settleReads(store, tx, events);
     const commands = new Array<{ command: XpLedgerCommand; cause: RecordedEvent } | null>(events.length).fill(null);
     await inParallel(events, TICK_CONCURRENCY, async (event, index) => {
-      const command = await commandFor(event, store, tx, at, surgeSchedule, reads);
+      const command = await commandFor(event, at, surgeSchedule, reads);
       if (command) commands[index] = { command, cause: event };
     });
     // Then every ledger is paid in log order, the whole batch in a few statements (payIntoLedgers).

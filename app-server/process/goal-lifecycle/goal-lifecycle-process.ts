@@ -3,7 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { GoalEvent } from '../../../domain/goal/events.ts';
 import { userGoalsDecider, type UserGoalsEvent, type UserGoalsState } from '../../../domain/goal/user-goals.ts';
 import { appealOpensAt } from '../../../domain/stake/appeal-policy.ts';
-import type { RunEvent } from '../../../domain/run/events.ts';
+import type { RunEvent, RunRecorded } from '../../../domain/run/events.ts';
 import type { StakeAppealed } from '../../../domain/stake/appeal-events.ts';
 import { foldEvents } from '../../../domain/shared/decider.ts';
 import { comparePositions, type EventStore, type RecordedEvent } from '../../../domain/shared/event-store.ts';
@@ -12,8 +12,8 @@ import { executeCommand } from '../../commands/execute-command.ts';
 import { inParallel, inParallelByKey, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { tickGoalClock } from './goal-clock.ts';
-import { recordGoalProgress } from './record-progress.ts';
-import { forgetRun, rememberRun, startsAffectedBy } from './run-facts.ts';
+import { recordProgressTogether } from './record-progress.ts';
+import { forgetRun, rememberRuns, startsAffectedBy, startsAffectedByEach } from './run-facts.ts';
 import { type EvidenceTrigger, weighStakeEvidence } from './stake-evidence.ts';
 import { loadStake } from '../stakes/stake-stream.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
@@ -49,28 +49,40 @@ export const goalLifecycleProcess: ProcessManager = {
     };
     // Staked weeks whose evidence to weigh (stake-evidence.ts): appealed, or a run arrived in them.
     const evidence = new Map<string, { cause: RecordedEvent; trigger: EvidenceTrigger }>();
-    // One user's runs in log order (each sees the runs before it), different users side by side: the round trips of
-    // a batch overlap instead of adding up, which keeps the batch's transaction (and the log's visible horizon,
-    // held at its id while it is open) short. Goal events keep their own order in one more lane.
     const relevant = events.filter((e) => HANDLED.has(e.type));
-    await inParallelByKey(relevant, laneOf, TICK_CONCURRENCY, async (recorded) => {
+    // The batch's recorded runs (nearly every event here), in three statements whatever their number: kept, the
+    // starts each one affects found, their runners' goal indexes read (run-facts.ts says why order does not matter).
+    const recordedRuns = relevant.filter((e) => e.type === 'RunRecorded');
+    const spans = await rememberRuns(
+      tx,
+      recordedRuns.map((e) => (e as unknown as RunRecorded).data),
+    );
+    const starts = await startsAffectedByEach(tx, spans);
+    const weeksOf = await liveGoalWeeksOf(
+      spans.map((run) => run.userId),
+      tx,
+      store,
+    );
+    const instant = Temporal.Instant.fromEpochMilliseconds(now.getTime());
+    for (const [i, recorded] of recordedRuns.entries()) {
+      const run = spans[i]!;
+      const weeks = weeksOf.get(run.userId) ?? {};
+      for (const goalId of goalsHolding(weeks, starts.get(run.runId)!)) affect(goalId, recorded);
+      // Only a week whose appeal window has opened (its last day or later) can take a run as evidence: the runs of
+      // Monday to Saturday, nearly all of them, skip the weighing and its reads.
+      for (const goalId of goalsHolding(weeks, [run.startedAt])) {
+        const week = weeks[goalId]!;
+        if (Temporal.Instant.compare(instant, appealOpensAt(week.weekStart, week.timeZone)) < 0) continue;
+        evidence.set(goalId, { cause: recorded, trigger: { kind: 'run', runId: run.runId } });
+      }
+    }
+    // The rest, rare: one user's deleted runs in log order, different users side by side, so the round trips of a
+    // batch overlap instead of adding up (the log's visible horizon is held at the batch's id while it is open). Goal
+    // events keep their own order in one more lane.
+    const others = relevant.filter((e) => e.type !== 'RunRecorded');
+    await inParallelByKey(others, laneOf, TICK_CONCURRENCY, async (recorded) => {
       const event = recorded as unknown as GoalEvent | RunEvent | StakeAppealed;
       switch (event.type) {
-        case 'RunRecorded': {
-          const run = await rememberRun(tx, event.data);
-          const starts = await startsAffectedBy(tx, run);
-          const weeks = await liveGoalWeeks(run.userId, tx, store);
-          for (const goalId of goalsHolding(weeks, starts)) affect(goalId, recorded);
-          // Only a week whose appeal window has opened (its last day or later) can take a run as evidence: the runs
-          // of Monday to Saturday, nearly all of them, skip the weighing and its reads.
-          const instant = Temporal.Instant.fromEpochMilliseconds(now.getTime());
-          for (const goalId of goalsHolding(weeks, [run.startedAt])) {
-            const week = weeks[goalId]!;
-            if (Temporal.Instant.compare(instant, appealOpensAt(week.weekStart, week.timeZone)) < 0) continue;
-            evidence.set(goalId, { cause: recorded, trigger: { kind: 'run', runId: run.runId } });
-          }
-          break;
-        }
         case 'StakeAppealed': {
           const stake = await loadStake(store, event.data.stakeId, tx);
           if (stake.status !== 'none')
@@ -81,9 +93,8 @@ export const goalLifecycleProcess: ProcessManager = {
           const run = await forgetRun(tx, event.data.runId);
           if (run === null) break;
           const starts = await startsAffectedBy(tx, run);
-          for (const goalId of goalsHolding(await liveGoalWeeks(run.userId, tx, store), starts)) {
-            affect(goalId, recorded);
-          }
+          const weeks = (await liveGoalWeeksOf([run.userId], tx, store)).get(run.userId) ?? {};
+          for (const goalId of goalsHolding(weeks, starts)) affect(goalId, recorded);
           break;
         }
         case 'GoalActivated':
@@ -97,9 +108,7 @@ export const goalLifecycleProcess: ProcessManager = {
           break;
       }
     });
-    await inParallel([...affected], TICK_CONCURRENCY, async ([goalId, cause]) => {
-      await recordGoalProgress(goalId, { db: tx, tx, store, now }, cause);
-    });
+    await recordProgressTogether([...affected], { db: tx, tx, store, now });
     await inParallel([...evidence], TICK_CONCURRENCY, async ([goalId, { cause, trigger }]) => {
       await weighStakeEvidence(goalId, { db: tx, tx, store, now }, cause, trigger);
     });
@@ -116,17 +125,27 @@ function laneOf(recorded: RecordedEvent): string {
   return recorded.type.startsWith('Run') && typeof userId === 'string' ? `user:${userId}` : 'goal-events';
 }
 
-/** The weeks of the user's live goals, by goal id (their goal index, read once per run). */
-async function liveGoalWeeks(
-  userId: string,
+/** The weeks of each user's live goals, by user and goal id: their goal indexes, read in one query. */
+async function liveGoalWeeksOf(
+  userIds: readonly string[],
   tx: Transaction<object>,
   store: EventStore<Transaction<object>>,
-): Promise<UserGoalsState['live']> {
-  const history = await store.readStream(streams.userGoals(userId), { transaction: tx });
-  return foldEvents(
-    userGoalsDecider,
-    history.map((e) => ({ type: e.type, data: e.data }) as UserGoalsEvent),
-  ).live;
+): Promise<Map<string, UserGoalsState['live']>> {
+  const users = [...new Set(userIds)];
+  const histories = await store.readStreams(
+    users.map((id) => streams.userGoals(id)),
+    { transaction: tx },
+  );
+  const weeks = new Map<string, UserGoalsState['live']>();
+  for (const userId of users) {
+    const history = histories.get(streams.userGoals(userId)) ?? [];
+    const index = foldEvents(
+      userGoalsDecider,
+      history.map((e) => ({ type: e.type, data: e.data }) as UserGoalsEvent),
+    );
+    weeks.set(userId, index.live);
+  }
+  return weeks;
 }
 
 /** The goals among `weeks` whose week (in each goal's zone) contains one of these instants. */

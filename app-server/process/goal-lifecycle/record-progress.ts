@@ -2,12 +2,13 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { goalDecider } from '../../../domain/goal/decide.ts';
 import type { GoalEvent } from '../../../domain/goal/events.ts';
-import { progressChangesGoal } from '../../../domain/goal/state.ts';
+import { type GoalState, progressChangesGoal } from '../../../domain/goal/state.ts';
 import { goalProgress } from '../../../domain/goal/progress.ts';
 import { foldEvents } from '../../../domain/shared/decider.ts';
 import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { weekStartingOn } from '../../../domain/shared/week.ts';
-import { runsAroundWeek } from '../../../projections/goals/runs-around-week.ts';
+import { runsAroundWeek, runsAroundWeeks } from '../../../projections/goals/runs-around-week.ts';
+import { DecisionBatch } from '../../commands/decision-batch.ts';
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
@@ -62,4 +63,47 @@ export async function recordGoalProgress(
     if (!(error instanceof DomainRefusal)) throw error;
   }
   return progress;
+}
+
+/**
+ * recordGoalProgress for every goal a batch of events affected, each with its cause, as goal by goal would store
+ * it: the goals' streams read in one query, the runs of all their weeks in two (runsAroundWeeks gives each week what
+ * runsAroundWeek gives it), each RecordProgress decided in memory, every stream appended in one statement. A goal no
+ * longer open is skipped and a refusal changes nothing, as recordGoalProgress answers them; a stream written
+ * meanwhile fails the append, and with it the batch, which the process then works again from fresh reads.
+ */
+export async function recordProgressTogether(
+  affected: readonly (readonly [goalId: string, cause: RecordedEvent])[],
+  context: ProgressContext & { readonly tx: Transaction<object> },
+): Promise<void> {
+  if (affected.length === 0) return;
+  const { tx, store, now } = context;
+  const goals = new DecisionBatch(store, goalDecider, tx, { rememberStates: true });
+  await goals.load(affected.map(([goalId]) => streams.goal(goalId)));
+  const open: { state: Extract<GoalState, { status: 'active' | 'completed' }>; cause: RecordedEvent }[] = [];
+  for (const [goalId, cause] of affected) {
+    const state = await goals.state(streams.goal(goalId));
+    if (state.status === 'active' || state.status === 'completed') open.push({ state, cause });
+  }
+  const runs = await runsAroundWeeks(
+    tx,
+    sql.table('goal_lifecycle_runs'),
+    open.map(({ state }) => {
+      const week = weekStartingOn(state.goal.weekStart, state.goal.timeZone);
+      return {
+        key: state.goal.goalId,
+        userId: state.goal.userId,
+        from: week.start.toString(),
+        to: week.end.toString(),
+      };
+    }),
+  );
+  const at = Temporal.Instant.fromEpochMilliseconds(now.getTime());
+  for (const { state, cause } of open) {
+    const progress = goalProgress(state.goal, runs.get(state.goal.goalId) ?? []);
+    if (!progressChangesGoal(state, progress)) continue;
+    const metadata = processMetadata(GOAL_LIFECYCLE, now, cause);
+    await goals.decide(streams.goal(state.goal.goalId), { type: 'RecordProgress', progress, now: at }, metadata);
+  }
+  await goals.flush();
 }
