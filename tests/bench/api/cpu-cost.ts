@@ -73,6 +73,7 @@ async function measure(
 ): Promise<void> {
   const commitsBefore = await commits(databaseUrl);
   const serverBefore = productTicks(server);
+  const eachBefore = server.pids.map(cpuTicksOf);
   const loadBefore = process.cpuUsage();
   const pgBefore = postgresTicks();
   const figures =
@@ -86,6 +87,11 @@ async function measure(
   // The warm-up second is not counted in `completed` but used CPU too.
   const requests = figures.completed * ((options.seconds + 1) / options.seconds);
   const serverAfter = productTicks(server);
+  const eachUs = server.pids.map((pid, i) => {
+    const after = cpuTicksOf(pid);
+    const before = eachBefore[i]!;
+    return Math.round(((after.user + after.system - before.user - before.system) * TICK_MS * 1000) / requests);
+  });
   const perRequestUs = (ticks: number) => Math.round((ticks * TICK_MS * 1000) / requests);
   const userUs = perRequestUs(serverAfter.user - serverBefore.user);
   const systemUs = perRequestUs(serverAfter.system - serverBefore.system);
@@ -96,7 +102,7 @@ async function measure(
   await new Promise((r) => setTimeout(r, 1_500));
   const statements = ((await commits(databaseUrl)) - commitsBefore) / requests;
   say(
-    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(figures.p99Ms).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  load generator ${Math.round(loadUs)} µs/req  ${statements.toFixed(2)} transactions/req  failures ${figures.failures}`,
+    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(figures.p99Ms).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs}${eachUs.length > 1 ? `; API ${eachUs[0]}, worker ${eachUs.slice(1).join(' + ')}` : ''})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  load generator ${Math.round(loadUs)} µs/req  ${statements.toFixed(2)} transactions/req  failures ${figures.failures}`,
   );
 }
 
