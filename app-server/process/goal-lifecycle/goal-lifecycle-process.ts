@@ -132,11 +132,12 @@ async function liveGoalWeeksOf(
   store: EventStore<Transaction<object>>,
 ): Promise<Map<string, UserGoalsState['live']>> {
   const users = [...new Set(userIds)];
+  const weeks = new Map<string, UserGoalsState['live']>();
+  if (users.length === 0) return weeks;
   const histories = await store.readStreams(
     users.map((id) => streams.userGoals(id)),
     { transaction: tx },
   );
-  const weeks = new Map<string, UserGoalsState['live']>();
   for (const userId of users) {
     const history = histories.get(streams.userGoals(userId)) ?? [];
     const index = foldEvents(
