@@ -4,6 +4,7 @@ import type { Decider } from '../../../domain/shared/decider.ts';
 import type { EventStore } from '../../../domain/shared/event-store.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 import { DEFAULT_TIME_ZONE } from '../../../domain/shared/time-zone.ts';
+import { foldStreams } from '../fold-streams.ts';
 
 /** Folds a stream read inside the process manager's transaction. */
 export async function foldStream<C, E, S>(
@@ -22,17 +23,15 @@ export async function timeZonesOf(
   tx: Transaction<object>,
   userIds: readonly string[],
 ): Promise<Map<string, string>> {
-  const zones = new Map<string, string>();
-  if (userIds.length === 0) return zones;
-  const accounts = await store.readStreams(
+  const accounts = await foldStreams(
+    store,
+    tx,
+    accountDecider,
     userIds.map((id) => streams.account(id)),
-    { transaction: tx },
   );
+  const zones = new Map<string, string>();
   for (const userId of userIds) {
-    const state = (accounts.get(streams.account(userId)) ?? []).reduce(
-      (s, e) => accountDecider.evolve(s, { type: e.type, data: e.data } as Parameters<typeof accountDecider.evolve>[1]),
-      accountDecider.initialState,
-    );
+    const state = accounts.get(streams.account(userId))!;
     zones.set(userId, state.status === 'active' ? state.timezone : DEFAULT_TIME_ZONE);
   }
   return zones;

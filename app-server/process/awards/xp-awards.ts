@@ -6,7 +6,7 @@ import type { WeekResult } from '../../../domain/gamification/streaks.ts';
 import type { GoalDetails, GoalEvent } from '../../../domain/goal/events.ts';
 import { goalDecider } from '../../../domain/goal/decide.ts';
 import { DecisionBatch } from '../../commands/decision-batch.ts';
-import { type UserGoalsEvent, userGoalsDecider } from '../../../domain/goal/user-goals.ts';
+import { userGoalsDecider } from '../../../domain/goal/user-goals.ts';
 import { countedDistanceKm } from '../../../domain/run/counting.ts';
 import type { RunEvent } from '../../../domain/run/events.ts';
 import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
@@ -18,6 +18,7 @@ import { payIntoLedgers } from './xp-ledger-load.ts';
 import { inParallel, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { foldStream, timeZonesOf } from './award-context.ts';
+import { foldStreams } from '../fold-streams.ts';
 import { DEFAULT_TIME_ZONE } from '../../../domain/shared/time-zone.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
 import { streams } from '../../../domain/shared/streams.ts';
@@ -55,19 +56,14 @@ async function settleReads(
     if (state.status !== 'none') created.set(id, state.goal);
   }
   const owners = [...new Set([...created.values()].map((g) => g.userId))];
-  const indexes = await store.readStreams(
+  const indexes = await foldStreams(
+    store,
+    tx,
+    userGoalsDecider,
     owners.map((id) => streams.userGoals(id)),
-    { transaction: tx },
   );
   const paused = new Map<string, string[]>();
-  for (const userId of owners) {
-    const history = indexes.get(streams.userGoals(userId)) ?? [];
-    const index = history.reduce(
-      (state, e) => userGoalsDecider.evolve(state, { type: e.type, data: e.data } as UserGoalsEvent),
-      userGoalsDecider.initialState,
-    );
-    paused.set(userId, Object.keys(index.paused));
-  }
+  for (const userId of owners) paused.set(userId, Object.keys(indexes.get(streams.userGoals(userId))!.paused));
   const zones = await timeZonesOf(store, tx, runnersPaid(events));
   return {
     goalOf: (id) => created.get(id) ?? null,

@@ -1,11 +1,10 @@
 import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { GoalEvent } from '../../../domain/goal/events.ts';
-import { userGoalsDecider, type UserGoalsEvent, type UserGoalsState } from '../../../domain/goal/user-goals.ts';
+import { userGoalsDecider, type UserGoalsState } from '../../../domain/goal/user-goals.ts';
 import { appealOpensAt } from '../../../domain/stake/appeal-policy.ts';
 import type { RunEvent, RunRecorded } from '../../../domain/run/events.ts';
 import type { StakeAppealed } from '../../../domain/stake/appeal-events.ts';
-import { foldEvents } from '../../../domain/shared/decider.ts';
 import { comparePositions, type EventStore, type RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { isWithinWeek, weekStartingOn } from '../../../domain/shared/week.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
@@ -18,6 +17,7 @@ import { type EvidenceTrigger, weighStakeEvidence } from './stake-evidence.ts';
 import { loadStake } from '../stakes/stake-stream.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
 import { GOAL_LIFECYCLE } from './process-name.ts';
+import { foldStreams } from '../fold-streams.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 
 /**
@@ -131,22 +131,13 @@ async function liveGoalWeeksOf(
   tx: Transaction<object>,
   store: EventStore<Transaction<object>>,
 ): Promise<Map<string, UserGoalsState['live']>> {
-  const users = [...new Set(userIds)];
-  const weeks = new Map<string, UserGoalsState['live']>();
-  if (users.length === 0) return weeks;
-  const histories = await store.readStreams(
-    users.map((id) => streams.userGoals(id)),
-    { transaction: tx },
+  const indexes = await foldStreams(
+    store,
+    tx,
+    userGoalsDecider,
+    userIds.map((id) => streams.userGoals(id)),
   );
-  for (const userId of users) {
-    const history = histories.get(streams.userGoals(userId)) ?? [];
-    const index = foldEvents(
-      userGoalsDecider,
-      history.map((e) => ({ type: e.type, data: e.data }) as UserGoalsEvent),
-    );
-    weeks.set(userId, index.live);
-  }
-  return weeks;
+  return new Map(userIds.map((userId) => [userId, indexes.get(streams.userGoals(userId))!.live]));
 }
 
 /** The goals among `weeks` whose week (in each goal's zone) contains one of these instants. */
