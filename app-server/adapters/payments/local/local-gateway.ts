@@ -244,13 +244,8 @@ export class LocalPaymentGateway implements PaymentGateway {
     const now = this.#clock.now();
     if (this.#twoStatements) {
       const { paymentIntentId, idempotencyKey: key } = input;
-      const moved = await this.#moves.ask({
-        kind: 'release',
-        key,
-        requestHash: hashRequest(request),
-        now,
-        paymentIntentId,
-      });
+      const requestHash = hashRequest(request);
+      const moved = await this.#moves.ask({ kind: 'release', key, requestHash, now, paymentIntentId });
       if (moved?.status === 'released') return moved;
     }
     return runIdempotent(this.#db, input.idempotencyKey, request, now, async (tx): Promise<ReleaseResult> => {
