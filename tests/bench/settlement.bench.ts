@@ -7,6 +7,7 @@ const figures = await runSettlement(options.settleGoals);
 const rate = figures.goals / figures.seconds;
 say(
   `settlement of ${figures.goals.toLocaleString('en-US')} staked goals: ${figures.seconds.toFixed(1)} s ` +
-    `(${Math.round(rate)} goals/s; 100,000 would take ~${Math.round(100_000 / rate)} s); ` +
+    `(${Math.round(rate)} goals/s; 100,000 would take ~${Math.round(100_000 / rate)} s; ` +
+    `CPU: ${figures.nodeCpuSeconds.toFixed(1)} s in the bench process, ${figures.postgresCpuSeconds.toFixed(1)} s in PostgreSQL); ` +
     `audit: ${figures.violations} violations, ${figures.openReleases} open releases over ${figures.settledStakes} stakes`,
 );

@@ -1,4 +1,4 @@
-import { printApiTable, type ApiRow } from './lib/api-table.ts';
+import { type ApiRow, printApiTable } from './lib/api-table.ts';
 import { eventsLabel, options, say } from './lib/bench-options.ts';
 import { type LoadFigures, measureRequests } from './lib/load.ts';
 import { inProcessConfig, productEnv, startProduct, timeRebuild } from './lib/product.ts';
@@ -11,7 +11,8 @@ import { measureWriteThenVisible, sampleRunBodies, writersFor } from './lib/writ
 import { readFixtureAt } from './seed/fixture.ts';
 import { seedHistory } from './seed/seed-history.ts';
 import { LARGE_LOG, type SeedShape, SMALL_LOG, seededMondays } from './seed/seed-shape.ts';
-import { measureSettlement, type SettlementFigures, seedSettlementFixture } from './settlement.ts';
+import { seedSettlementFixture } from './settlement.ts';
+import { measureSettlement, type SettlementFigures } from './settlement-measure.ts';
 
 const seconds = (since: number) => Math.round((performance.now() - since) / 1000);
 
@@ -217,7 +218,7 @@ export async function runSettlement(goals: number): Promise<SettlementFigures> {
   const clone = await cloneTemplate(options.serverUrl, name, 'settle');
   try {
     say(`  … settlement of ${goals.toLocaleString('en-US')} staked goals`);
-    return await measureSettlement(inProcessConfig, clone.url, goals);
+    return await measureSettlement(inProcessConfig, clone.url, goals, options.settleCpuProfile);
   } finally {
     await clone.drop();
   }

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { options, say } from './lib/bench-options.ts';
 import { type LoadFigures, measureRequests, type NextRequest } from './lib/load.ts';
+import { cpuTicksOf, postgresTicks, TICK_MS } from './lib/process-cpu.ts';
 import { inProcessConfig, startProduct } from './lib/product.ts';
 import { readerIds, readWorkloads } from './lib/read-rows.ts';
 import { freePort, type ServerProcess, startServer } from './lib/server-process.ts';
@@ -18,39 +18,6 @@ import { readFixtureAt } from './seed/fixture.ts';
  * is busy. Reads /proc: the API's and the worker's utime+stime, and the sum over every `postgres` process.
  */
 
-const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
-
-/** utime and stime of the product's processes (the API's and the worker's), summed, in clock ticks. */
-function productTicks(server: ServerProcess): { user: number; system: number } {
-  const each = server.pids.map(cpuTicksOf);
-  return { user: each.reduce((n, t) => n + t.user, 0), system: each.reduce((n, t) => n + t.system, 0) };
-}
-
-/** utime and stime of a process, in clock ticks. */
-function cpuTicksOf(pid: number): { user: number; system: number } {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { user: Number(fields[11]), system: Number(fields[12]) };
-  } catch {
-    return { user: 0, system: 0 };
-  }
-}
-
-function postgresTicks(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') {
-        const ticks = cpuTicksOf(Number(entry));
-        total += ticks.user + ticks.system;
-      }
-    } catch {}
-  }
-  return total;
-}
-
 /** Transactions committed in the database so far (every statement outside a transaction is one). */
 async function commits(databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -63,6 +30,12 @@ async function commits(databaseUrl: string): Promise<number> {
   } finally {
     await client.end();
   }
+}
+
+/** utime and stime of the product's processes (the API's and the worker's), summed, in clock ticks. */
+export function productTicks(server: ServerProcess): { user: number; system: number } {
+  const each = server.pids.map(cpuTicksOf);
+  return { user: each.reduce((n, t) => n + t.user, 0), system: each.reduce((n, t) => n + t.system, 0) };
 }
 
 async function measure(

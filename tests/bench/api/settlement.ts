@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { Temporal } from 'temporal-polyfill';
 import type { LocalPaymentGateway } from '../../../app-server/adapters/payments/local/local-gateway.ts';
-import { auditStakes, readWholeLog } from '../../../app-server/audit/stake-audit.ts';
 import { ManualClock } from '../../../app-server/clock.ts';
 import { executeCommand } from '../../../app-server/commands/execute-command.ts';
 import { createGoal } from '../../../app-server/commands/goals/create-goal.ts';
@@ -23,11 +22,11 @@ const WEEK_STARTED = `${MONDAY}T13:00:00Z`;
 /** Mid-week, when half the runners complete their goal (the hold is released then, before settlement). */
 const MIDWEEK = '2026-11-05T18:00:00Z';
 /** The Monday after, late enough for every zone used (Monday 00:00 New York and each zone's week end passed). */
-const SETTLEMENT = '2026-11-09T12:00:00Z';
+export const SETTLEMENT = '2026-11-09T12:00:00Z';
 const ZONES = ['America/New_York', 'Europe/Paris', 'America/Los_Angeles', 'Asia/Tokyo'] as const;
 const CARDS = ['pm_card_mastercard', 'pm_card_visa'] as const;
 
-async function openRuntime(config: Config, databaseUrl: string, now: string) {
+export async function openRuntime(config: Config, databaseUrl: string, now: string) {
   const clock = new ManualClock(now);
   const database = await openDatabase({ databaseUrl, poolSize: 12 });
   const runtime = await createRuntime(
@@ -56,7 +55,7 @@ async function moneyStillMoving(runtime: Runtime): Promise<number> {
 }
 
 /** Runs the workers as production does (handlers, then the clock's tick) until no money is left moving. */
-async function runUntilQuiet(runtime: Runtime, gateway: LocalPaymentGateway): Promise<void> {
+export async function runUntilQuiet(runtime: Runtime, gateway: LocalPaymentGateway): Promise<void> {
   for (let round = 0; round < 50; round++) {
     await gateway.sweepExpiredHolds();
     await settle(runtime, 3_600_000);
@@ -154,46 +153,6 @@ export async function seedSettlementFixture(
     );
     await runUntilQuiet(runtime, gateway);
     say(`  settlement fixture ready in ${Math.round((performance.now() - started) / 1000)} s`);
-  } finally {
-    await close();
-  }
-}
-
-/** What the settlement measurement found. */
-export interface SettlementFigures {
-  readonly goals: number;
-  readonly seconds: number;
-  readonly violations: number;
-  readonly openReleases: number;
-  readonly settledStakes: number;
-}
-
-/**
- * Times settlement on a clone of the fixture: the clock moves to the Monday after the week, and the product's
- * workers run as in production (goal clock closes the missed goals, the stake process captures or charges them
- * through the local gateway) until no money is left moving. Then the auditor replays the whole log.
- */
-export async function measureSettlement(
-  config: Config,
-  databaseUrl: string,
-  goals: number,
-): Promise<SettlementFigures> {
-  const { runtime, clock, gateway, close } = await openRuntime(config, databaseUrl, SETTLEMENT);
-  try {
-    await runtime.startWorkers();
-    await settle(runtime, 3_600_000);
-    clock.set(SETTLEMENT);
-    const started = performance.now();
-    await runUntilQuiet(runtime, gateway);
-    const seconds = (performance.now() - started) / 1000;
-    const report = await auditStakes(readWholeLog(runtime.store));
-    return {
-      goals,
-      seconds,
-      violations: report.violations.length,
-      openReleases: report.openReleases.length,
-      settledStakes: report.stakes.length,
-    };
   } finally {
     await close();
   }

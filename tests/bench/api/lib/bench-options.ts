@@ -12,6 +12,8 @@ export const options = {
   writeConnections: number('BENCH_WRITE_CONNECTIONS', 20),
   memorySeconds: number('BENCH_MEMORY_SECONDS', 60),
   settleGoals: number('BENCH_SETTLE_GOALS', 2_000),
+  /** A file to write a CPU profile of the settlement's window to (the bench process runs the workers). */
+  settleCpuProfile: env.BENCH_SETTLE_CPU_PROFILE || undefined,
   logUsers: number('BENCH_LOG_USERS', LARGE_LOG.users),
   rebuild: env.BENCH_REBUILD !== '0',
   reseed: env.BENCH_RESEED === '1',

@@ -1,9 +1,9 @@
-import { options, say, eventsLabel } from './bench-options.ts';
+import type { SettlementFigures } from '../settlement-measure.ts';
 import { type ApiRow, ratio, targetLine } from './api-table.ts';
+import { eventsLabel, options, say } from './bench-options.ts';
 import type { LoadFigures } from './load.ts';
 import type { measureMemory } from './read-rows.ts';
 import type { measureWriteThenVisible } from './write-then-visible.ts';
-import type { SettlementFigures } from '../settlement.ts';
 
 /** Prints every target of issues 14 and 23 beside its figure, ✓ or ✗ (never asserted anywhere). */
 export function printTargets(r: {
