@@ -17,20 +17,25 @@ interface EventRow {
   type: string;
   data: unknown;
   metadata: EventMetadata;
-  recorded_at: Date | string;
+  recorded_at: string;
 }
 
 // Only transactions below the oldest one of this database still open are certain to be complete: a transaction
 // that began earlier can still commit rows that sort before anything newer, so the log stops at that horizon
 // (visible-horizon.ts). A scalar subquery, so the function runs once per statement, not once per row.
 const visibleHorizon = sql`(select es_visible_horizon())`;
-const columns = sql`tx_id, global_position, stream_id, stream_revision, type, data, metadata, recorded_at`;
+// recordedAt is an ISO instant with milliseconds (what Date#toISOString gives). Formatted by PostgreSQL: parsing the
+// timestamptz into a Date (node-postgres, a regular expression per row) and formatting it back cost about 3 µs of the
+// process's CPU per event, against 0.5 µs for the string as it comes; every read of the log or of a stream pays it.
+// to_char's MS truncates the microseconds, as parsing into a Date did.
+const recordedAt = sql`to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at`;
+const columns = sql`tx_id, global_position, stream_id, stream_revision, type, data, metadata, ${recordedAt}`;
 
 /** The columns of a log read, `data` without the fields the reader never looks at (removed by PostgreSQL). */
 function logColumns(withoutFields: readonly string[] | undefined) {
   if (!withoutFields?.length) return columns;
   const data = withoutFields.reduce((expr, field) => sql`${expr} - ${field}::text`, sql`data`);
-  return sql`tx_id, global_position, stream_id, stream_revision, type, ${data} as data, metadata, recorded_at`;
+  return sql`tx_id, global_position, stream_id, stream_revision, type, ${data} as data, metadata, ${recordedAt}`;
 }
 
 /** Reads one stream by revision; the unique (stream_id, stream_revision) index serves both directions. */
@@ -152,7 +157,7 @@ function toRecordedEvents(rows: readonly EventRow[], upcast: UpcastFn | null): R
       streamRevision: row.stream_revision,
       position: { commit: row.tx_id, prepare: row.global_position },
       globalPosition: row.global_position,
-      recordedAt: typeof row.recorded_at === 'string' ? row.recorded_at : row.recorded_at.toISOString(),
+      recordedAt: row.recorded_at,
     };
   }
   return events;
