@@ -85,10 +85,25 @@ async function upByStake(db: Kysely<unknown>): Promise<void> {
   await sql`DROP INDEX stake_actions_open_by_stake`.execute(db);
 }
 
+/**
+ * The action pages' query (dueActions in stake-action-row.ts: the oldest open actions due, 200 at a time) walks this
+ * index in its own order and stops after a page. It replaces the index on next_try_at, which only that query used:
+ * beside it, PostgreSQL planned from statistics gathered before a Monday's charges were queued (one open row guessed,
+ * 50,000 there) and read every open action due, then sorted them, for each page: 14 ms a page at 100,000 goals, one
+ * page after another, 3.5 s of a settlement's critical path; 0.1 ms a page on this one.
+ */
+async function upOpenInOrder(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE INDEX stake_actions_open_in_order ON stake_actions (requested_at, idempotency_key)
+    WHERE done_at IS NULL AND NOT needs_review`.execute(db);
+  await sql`DROP INDEX stake_actions_open`.execute(db);
+}
+
 /** Migrations of the stake settlement process. */
 export const stakeProcessMigrations: Record<string, Migration> = {
   '2026-11-26-02-stake-process': { up },
   '2026-12-21-01-payment-webhook-outcome': { up: upWebhookOutcome },
   '2026-12-27-01-stake-actions-open-by-stake': { up: upOpenByStake },
   '2026-12-29-01-stake-actions-by-stake': { up: upByStake },
+  '2026-12-30-01-stake-actions-open-in-order': { up: upOpenInOrder },
 };

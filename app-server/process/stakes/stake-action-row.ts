@@ -1,5 +1,5 @@
 import { sqlRecords } from '../../../projections/sql-records.ts';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { GroupedStatements } from '../../db/grouped-statements.ts';
 
 /** A provider call a stake event asked for (stake_actions). */
@@ -16,11 +16,7 @@ export type StakeActionRow = {
 
 /** Open actions that are due, oldest first. */
 export async function dueActions(db: Kysely<object>, now: Date, limit = 200): Promise<StakeActionRow[]> {
-  const { rows } = await sql<StakeActionRow>`
-    SELECT idempotency_key, stake_id, kind, payment_intent_id, attempt, requested_at, attempted_at, tries
-    FROM stake_actions
-    WHERE done_at IS NULL AND NOT needs_review AND next_try_at <= ${now.toISOString()}::timestamptz
-    ORDER BY requested_at, idempotency_key LIMIT ${limit}`.execute(db);
+  const { rows } = await dueActionsStatement(now, limit).execute(db);
   return rows.map((r) => ({ ...r, requested_at: new Date(r.requested_at), attempted_at: dateOrNull(r.attempted_at) }));
 }
 
@@ -88,6 +84,15 @@ export async function markRetry(db: Kysely<object>, action: StakeActionRow, erro
     UPDATE stake_actions SET tries = tries + 1, last_error = ${error},
       next_try_at = ${new Date(now.getTime() + delayMs).toISOString()}::timestamptz
     WHERE idempotency_key = ${action.idempotency_key}`.execute(db);
+}
+
+/** The page's query: an ordered walk of stake_actions_open_in_order that stops after `limit` rows due. */
+export function dueActionsStatement(now: Date, limit: number): RawBuilder<StakeActionRow> {
+  return sql<StakeActionRow>`
+    SELECT idempotency_key, stake_id, kind, payment_intent_id, attempt, requested_at, attempted_at, tries
+    FROM stake_actions
+    WHERE done_at IS NULL AND NOT needs_review AND next_try_at <= ${now.toISOString()}::timestamptz
+    ORDER BY requested_at, idempotency_key LIMIT ${limit}`;
 }
 
 function dateOrNull(value: Date | string | null): Date | null {
