@@ -33,11 +33,10 @@ import { FreshRead } from '../auth/fresh-read.ts';
  * Authorization is not cached: the session check runs on every request before any of this.
  */
 export class ReadCache implements CacheReads {
-  readonly #maxEntries: number;
   /** Least recently used out first: a hit makes an entry the newest. */
   readonly #entries: BoundedMap<string, Entry>;
   /** Tick of the last announcement per `user topic`; bounded, the oldest forgotten into `#floor`. */
-  readonly #invalidated = new Map<string, number>();
+  readonly #invalidated: BoundedMap<string, number>;
   #tick = 0;
   /** Entries filled before this tick are stale (a reconnect, or invalidation records forgotten). */
   #floor = 0;
@@ -54,8 +53,11 @@ export class ReadCache implements CacheReads {
   constructor(options: { maxEntries: number }) {
     if (!Number.isInteger(options.maxEntries) || options.maxEntries < 1)
       throw new Error('ReadCache: maxEntries must be a positive integer');
-    this.#maxEntries = options.maxEntries;
     this.#entries = new BoundedMap(options.maxEntries);
+    // Forgetting the oldest record raises the floor past it, so what it guarded stays stale.
+    this.#invalidated = new BoundedMap(options.maxEntries * 4, (_id, tick) => {
+      this.#floor = Math.max(this.#floor, tick);
+    });
   }
 
   /**
@@ -181,15 +183,8 @@ export class ReadCache implements CacheReads {
       const tick = ++this.#tick;
       for (const topic of topics) {
         const id = `${userId} ${topic}`;
-        this.#invalidated.delete(id);
         this.#invalidated.set(id, tick);
       }
-    }
-    // Bounded: forgetting the oldest record raises the floor past it, so what it guarded stays stale.
-    while (this.#invalidated.size > this.#maxEntries * 4) {
-      const [oldest, tick] = this.#invalidated.entries().next().value as [string, number];
-      this.#invalidated.delete(oldest);
-      this.#floor = Math.max(this.#floor, tick);
     }
   }
 

@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BoundedMap } from './bounded-map.ts';
+
+/*
+ * BoundedMap against a model: the keys in order of last `set` or `use`, newest last. Whatever the operations, the map
+ * holds the newest keys of that order and no others, never more than its capacity, at least the capacity less a
+ * sixteenth once it has been full, always the key just set, each with its last value; `onEvict` hears of exactly the
+ * keys the bound dropped, with their values.
+ */
+type Op =
+  | { readonly kind: 'set'; readonly key: number; readonly value: number }
+  | { readonly kind: 'use' | 'get' | 'delete'; readonly key: number };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), key: fc.nat(60), value: fc.integer() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('use' as const), key: fc.nat(60) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('get' as const), key: fc.nat(60) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.nat(60) }) },
+);
+
+describe('BoundedMap', () => {
+  it('keeps the most recently set or used keys, within its capacity, and reports what it drops', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.array(op, { maxLength: 300 }), (capacity, ops) => {
+        const evicted: [number, number][] = [];
+        const map = new BoundedMap<number, number>(capacity, (key, value) => evicted.push([key, value]));
+        const model = new Map<number, number>(); // insertion order = recency, oldest first
+        let wasFull = false;
+        for (const o of ops) {
+          evicted.length = 0;
+          if (o.kind === 'set') {
+            map.set(o.key, o.value);
+            if (capacity <= 0) continue;
+            model.delete(o.key);
+            model.set(o.key, o.value);
+            const expectedDropped: [number, number][] = [];
+            if (model.size > capacity) {
+              wasFull = true;
+              const keep = capacity - Math.floor(capacity / 16);
+              for (const [key, value] of model) {
+                if (model.size - expectedDropped.length <= keep) break;
+                expectedDropped.push([key, value]);
+              }
+              for (const [key] of expectedDropped) model.delete(key);
+            }
+            expect(evicted).toEqual(expectedDropped);
+            expect(map.get(o.key)).toBe(o.value);
+          } else if (o.kind === 'use') {
+            const value = model.get(o.key);
+            expect(map.use(o.key)).toBe(value);
+            if (value !== undefined) {
+              model.delete(o.key);
+              model.set(o.key, value);
+            }
+          } else if (o.kind === 'get') {
+            expect(map.get(o.key)).toBe(model.get(o.key));
+          } else {
+            map.delete(o.key);
+            model.delete(o.key);
+          }
+          expect(evicted.length === 0 || o.kind === 'set').toBe(true);
+          expect(map.size).toBe(model.size);
+          expect(map.size).toBeLessThanOrEqual(Math.max(capacity, 0));
+          if (wasFull && o.kind === 'set')
+            expect(map.size).toBeGreaterThanOrEqual(capacity - Math.floor(capacity / 16));
+          for (const [key, value] of model) expect(map.get(key)).toBe(value);
+        }
+      }),
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 300) },
+    );
+  });
+
+  it('drops many old entries in one walk: a long run of sets at a large capacity keeps the newest', () => {
+    const map = new BoundedMap<string, number>(50_000);
+    for (let i = 0; i < 200_000; i++) map.set(`k${i}`, i);
+    expect(map.size).toBeGreaterThanOrEqual(50_000 - 3_125);
+    expect(map.size).toBeLessThanOrEqual(50_000);
+    expect(map.get('k199999')).toBe(199_999);
+    expect(map.get(`k${200_000 - map.size - 1}`)).toBeUndefined();
+    expect(map.get(`k${200_000 - map.size}`)).toBe(200_000 - map.size);
+  });
+});
