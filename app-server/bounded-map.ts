@@ -5,11 +5,11 @@
  * The one bound of every in-memory cache of the server: verified tokens, live sessions, cached reads, stream states,
  * the read cache's record of invalidations.
  *
- * Past its capacity, it drops its oldest sixteenth at once (below a capacity of 16, only the oldest entry). V8 leaves a deleted Map
- * entry in place until its table is rebuilt, and a new iterator starts at the table's first slot: dropping the oldest
- * entry one call at a time, each with a fresh `keys().next()`, walked every entry dropped before it, 22 µs a `set` at
- * a capacity of 50,000 (2.3 s of a 100,000-goal settlement's stake phase went to the read cache's copy of that
- * loop). One walk per sixteenth costs a fraction of a microsecond a `set`.
+ * Past its capacity, it drops its oldest sixteenth at once (below a capacity of 16, only the oldest entry). V8
+ * leaves a deleted Map entry in place until its table is rebuilt, and a new iterator starts at the table's first slot:
+ * dropping the oldest entry one call at a time, each with a fresh `keys().next()`, walked every entry dropped before
+ * it, 22 µs a `set` at a capacity of 50,000 (2.3 s of a 100,000-goal settlement's stake phase went to the read cache's
+ * copy of that loop). One walk per sixteenth costs a fraction of a microsecond a `set`.
  */
 export class BoundedMap<K, V> {
   readonly #entries = new Map<K, V>();

@@ -33,7 +33,7 @@ async function commits(databaseUrl: string): Promise<number> {
 }
 
 /** utime and stime of the product's processes (the API's and the worker's), summed, in clock ticks. */
-export function productTicks(server: ServerProcess): { user: number; system: number } {
+function productTicks(server: ServerProcess): { user: number; system: number } {
   const each = server.pids.map(cpuTicksOf);
   return { user: each.reduce((n, t) => n + t.user, 0), system: each.reduce((n, t) => n + t.system, 0) };
 }
