@@ -75,8 +75,22 @@ async function upOAuthStates(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX oauth_states_expiry ON oauth_states (expires_at)`.execute(db);
 }
 
+/**
+ * The sync process takes the webhook inbox's oldest events due, a batch at a time: this index gives them in that
+ * order, so the batch is a walk that stops after a batch, where the index on next_attempt_at left PostgreSQL to read
+ * and sort every open event for every batch (a burst of webhooks, or statistics gathered before it, as the stake
+ * worker's due actions showed: stake migration 2026-12-30-01). It replaces that index, which only this query used.
+ */
+async function upInboxOpenInOrder(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE INDEX strava_webhook_inbox_open_in_order ON strava_webhook_inbox (received_at, id)
+    WHERE processed_at IS NULL`.execute(db);
+  await sql`DROP INDEX strava_webhook_inbox_open`.execute(db);
+}
+
 /** Migrations of the integrations module. */
 export const integrationsMigrations: Record<string, Migration> = {
   '2026-12-01-01-integrations-tables': { up },
   '2026-12-20-01-integrations-oauth-states': { up: upOAuthStates },
+  '2026-12-30-02-strava-webhook-inbox-open-in-order': { up: upInboxOpenInOrder },
 };

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { StravaAuthRevoked, StravaRateLimited } from '../../adapters/strava/strava-client.ts';
 import {
   accessTokenFor,
@@ -30,21 +31,28 @@ const KEEP_PROCESSED_MS = 30 * 86_400_000;
  * activity; a deauthorization when Strava refuses the owner's refresh token. A 429 ends the tick with the event
  * left for later; other failures are retried with backoff.
  */
-export async function processWebhookInbox(deps: SyncDeps, now: Date): Promise<void> {
-  const db = deps.db.withTables<IntegrationTables>();
-  await db
-    .deleteFrom('strava_webhook_inbox')
-    .where('processed_at', '<', new Date(now.getTime() - KEEP_PROCESSED_MS))
-    .execute();
-  const rows = await db
+/**
+ * The tick's batch: the oldest events due, an ordered walk of strava_webhook_inbox_open_in_order that stops after
+ * BATCH rows (integrations/migrations.ts says why, as for the stake worker's due actions).
+ */
+export function dueWebhookEvents(db: Kysely<IntegrationTables>, now: Date) {
+  return db
     .selectFrom('strava_webhook_inbox')
     .selectAll()
     .where('processed_at', 'is', null)
     .where('next_attempt_at', '<=', now)
     .orderBy('received_at')
     .orderBy('id')
-    .limit(BATCH)
+    .limit(BATCH);
+}
+
+export async function processWebhookInbox(deps: SyncDeps, now: Date): Promise<void> {
+  const db = deps.db.withTables<IntegrationTables>();
+  await db
+    .deleteFrom('strava_webhook_inbox')
+    .where('processed_at', '<', new Date(now.getTime() - KEEP_PROCESSED_MS))
     .execute();
+  const rows = await dueWebhookEvents(db, now).execute();
   for (const row of rows) {
     let outcome: string;
     try {

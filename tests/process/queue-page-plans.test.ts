@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IntegrationTables } from '../../app-server/integrations/tables.ts';
 import { dueActions, dueActionsStatement } from '../../app-server/process/stakes/stake-action-row.ts';
+import { dueWebhookEvents } from '../../app-server/process/strava/webhook-inbox.ts';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 
 /*
@@ -8,6 +10,7 @@ import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/
  * queued since statistics were last gathered (which then said: none open). Planned from those statistics, the page read
  * every open action due and sorted them, for every page: 14 ms a page at 100,000 goals, 3.5 s of the critical path.
  * Whatever the planner believes, the page must be an ordered walk of the open actions' index that stops at the page.
+ * The Strava webhook inbox is worked the same way (oldest events due, a batch at a time), and is held to the same.
  */
 describe.each(databaseTargets())('the stake worker pages through due actions in index order: %s', (target) => {
   let rt: TestRuntime;
@@ -47,5 +50,46 @@ describe.each(databaseTargets())('the stake worker pages through due actions in 
     expect(page.every((a) => a.idempotency_key.startsWith('open-'))).toBe(true);
     // requested_at = now − g seconds: the oldest are g = 3000, 2999, …
     expect(page.map((a) => a.stake_id)).toEqual(Array.from({ length: 200 }, (_, i) => `stake-${3_000 - i}`));
+  });
+});
+
+describe.each(databaseTargets())('the Strava sync takes its webhook batch in index order: %s', (target) => {
+  let rt: TestRuntime;
+  const now = new Date('2026-11-16T15:00:00Z');
+  beforeAll(async () => {
+    rt = await startTestRuntime(target, { now: now.toISOString() });
+    const db = rt.database.db;
+    // Yesterday's events, all worked, and the statistics gathered then; today's burst arrives after them.
+    await insertEvents(db, 'worked', 3_000, true);
+    await sql`ANALYZE strava_webhook_inbox`.execute(db);
+    await insertEvents(db, 'burst', 3_000, false);
+  }, 60_000);
+  afterAll(() => rt?.close());
+
+  async function insertEvents(db: TestRuntime['database']['db'], prefix: string, count: number, worked: boolean) {
+    await sql`
+      INSERT INTO strava_webhook_inbox (id, received_at, payload, next_attempt_at, processed_at, outcome)
+      SELECT ${prefix} || '-' || lpad(((g * 7919) % ${count})::text, 5, '0'),
+             ${now.toISOString()}::timestamptz - make_interval(secs => g), '{}'::jsonb,
+             ${now.toISOString()}::timestamptz - interval '1 hour',
+             CASE WHEN ${worked} THEN ${now.toISOString()}::timestamptz END, CASE WHEN ${worked} THEN 'imported' END
+      FROM generate_series(1, ${count}) AS g`.execute(db);
+  }
+
+  it('walks the index in its order, with no sort of every open event', async () => {
+    const rows = await dueWebhookEvents(rt.database.db.withTables<IntegrationTables>(), now).explain();
+    const plan = rows.map((r) => (r as { 'QUERY PLAN': string })['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Index Scan using strava_webhook_inbox_open_in_order/);
+    expect(plan).not.toMatch(/Sort/);
+  });
+
+  it('answers the oldest events due first', async () => {
+    const batch = await dueWebhookEvents(rt.database.db.withTables<IntegrationTables>(), now).execute();
+    expect(batch.length).toBeGreaterThan(0);
+    expect(batch.every((e) => e.id.startsWith('burst-'))).toBe(true);
+    const times = batch.map((e) => new Date(e.received_at).getTime());
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    // received_at = now − g seconds: the oldest is g = 3000.
+    expect(times[0]).toBe(now.getTime() - 3_000_000);
   });
 });
