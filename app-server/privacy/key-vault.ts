@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { createSecretBox, type SecretBox } from '../auth/secrets.ts';
+import { BoundedMap } from '../bounded-map.ts';
 
 type KeyTables = {
   personal_data_keys: { subject_id: string; sealed_key: string; created_at: Date };
@@ -10,6 +11,12 @@ type Db = Kysely<object> | Transaction<object>;
 
 // A shredded key must stop working everywhere soon: other API instances drop cached keys after this long.
 const CACHE_MS = 60_000;
+/**
+ * Keys remembered at once. An entry past CACHE_MS is only dropped when its subject is asked for again, so without a
+ * bound every user whose run a process ever sealed or read stayed in memory for the process's life (a worker that
+ * settles 100,000 goals, an API serving every runner). Dropped ones are read again: one statement.
+ */
+const CACHE_KEYS = 10_000;
 
 /**
  * One random data key per user, sealed at rest under the server key. `shred` deletes it: what was encrypted with
@@ -19,9 +26,16 @@ export class PersonalKeyVault {
   readonly #db: Kysely<object>;
   readonly #master: SecretBox;
   readonly #now: () => Date;
-  readonly #cache = new Map<string, { box: SecretBox; until: number }>();
+  readonly #cache: BoundedMap<string, { box: SecretBox; until: number }>;
 
-  constructor(options: { db: Kysely<object>; serverSecret: string | undefined; now: () => Date }) {
+  constructor(options: {
+    db: Kysely<object>;
+    serverSecret: string | undefined;
+    now: () => Date;
+    /** Keys remembered at once (tests shrink it). */
+    cacheKeys?: number;
+  }) {
+    this.#cache = new BoundedMap(options.cacheKeys ?? CACHE_KEYS);
     this.#db = options.db;
     this.#master = createSecretBox(options.serverSecret);
     this.#now = options.now;
@@ -74,7 +88,7 @@ export class PersonalKeyVault {
   }
 
   #cached(subjectId: string): SecretBox | null {
-    const entry = this.#cache.get(subjectId);
+    const entry = this.#cache.use(subjectId);
     if (!entry) return null;
     if (entry.until < performance.now()) {
       this.#cache.delete(subjectId);
