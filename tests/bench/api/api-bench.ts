@@ -7,7 +7,7 @@ import { freePort, startServer } from './lib/server-process.ts';
 import { mintAccessTokens } from './lib/sessions.ts';
 import { printTargets } from './lib/targets.ts';
 import { cloneTemplate, ensureTemplate, seedHash } from './lib/template-cache.ts';
-import { measureWriteThenVisible, sampleRunBodies, writersFor } from './lib/write-then-visible.ts';
+import { measureWriteThenVisible, prepareRuns, sampleRunBodies, writersFor } from './lib/write-then-visible.ts';
 import { readFixtureAt } from './seed/fixture.ts';
 import { seedHistory } from './seed/seed-history.ts';
 import { LARGE_LOG, type SeedShape, SMALL_LOG, seededMondays } from './seed/seed-shape.ts';
@@ -142,6 +142,7 @@ export async function runApiBench(): Promise<void> {
       largeReads = await measureReads(product, fixture, tokens, `@${eventsLabel(fixture.events)} events`);
       say('  … POST /runs until visible in GET /goals/current');
       const runners = await writersFor(product, fixture, new Map(writerIds.map((id) => [id, tokens.get(id)!])));
+      prepareRuns(runners, options.seconds);
       write = await measureWriteThenVisible(product.url, runners, {
         connections: options.writeConnections,
         seconds: options.seconds,

@@ -7,7 +7,7 @@ import { readerIds, readWorkloads } from './lib/read-rows.ts';
 import { freePort, type ServerProcess, startServer } from './lib/server-process.ts';
 import { mintAccessTokens } from './lib/sessions.ts';
 import { cloneTemplate } from './lib/template-cache.ts';
-import { measureWriteThenVisible, writersFor } from './lib/write-then-visible.ts';
+import { measureWriteThenVisible, prepareRuns, writersFor } from './lib/write-then-visible.ts';
 import { readFixtureAt } from './seed/fixture.ts';
 
 /*
@@ -115,6 +115,7 @@ try {
     }
     if (wanted.length === 0 || wanted.includes('POST /runs')) {
       const writers = await writersFor(product, fixture, new Map(writerIds.map((id) => [id, tokens.get(id)!])));
+      prepareRuns(writers, options.seconds);
       await measure(product, clone.url, 'POST /runs → visible (per run)', {
         writes: () =>
           measureWriteThenVisible(product.url, writers, {

@@ -7,7 +7,7 @@ import { inProcessConfig, startProduct } from './lib/product.ts';
 import { readerIds, readWorkloads } from './lib/read-rows.ts';
 import { mintAccessTokens } from './lib/sessions.ts';
 import { cloneTemplate } from './lib/template-cache.ts';
-import { measureWriteThenVisible, writersFor } from './lib/write-then-visible.ts';
+import { measureWriteThenVisible, prepareRuns, writersFor } from './lib/write-then-visible.ts';
 import { readFixtureAt } from './seed/fixture.ts';
 
 /*
@@ -82,6 +82,7 @@ try {
       say(`\n${name} (${options.seconds} s)`);
       if (name === 'POST /runs') {
         const writers = await writersFor(product, fixture, new Map(writerIds.map((id) => [id, tokens.get(id)!])));
+        prepareRuns(writers, options.seconds);
         const figures = await measureWriteThenVisible(product.url, writers, {
           connections: options.writeConnections,
           seconds: options.seconds,
