@@ -11,6 +11,7 @@ import { goalErrors } from './messages.ts';
 import { FORFEIT_ON_UPCOMING_CANCEL } from './policy.ts';
 import { evolveGoal, type GoalState, initialGoalState, percentageOf, progressChangesGoal } from './state.ts';
 import { storedTarget, targetError } from './target.ts';
+import { instantIso } from '../shared/instant.ts';
 
 /*
  * A GOAL'S WEEK (§2 wizard, §4 lifecycle, §5 target rules, §9 limits).
@@ -40,7 +41,7 @@ function create(command: CreateGoal, state: GoalState): Decision {
 
   const weekStart =
     command.start === 'this_week' ? weekStartOf(command.now, timeZone) : nextWeekStart(command.now, timeZone);
-  const at = command.now.toString();
+  const at = instantIso(command.now);
   const created: GoalEvent = {
     type: 'GoalCreated',
     data: {
@@ -117,7 +118,7 @@ function recordProgress(command: RecordProgress, state: GoalState): Decision {
   const open = openGoal(command.progress, state);
   if (isLeft(open)) return open;
   if (open.right === null) return left(goalErrors.closed());
-  return right(completionChange(open.right, command.progress, command.now.toString()));
+  return right(completionChange(open.right, command.progress, instantIso(command.now)));
 }
 
 function closeWeek(command: CloseWeek, state: GoalState): Decision {
@@ -131,7 +132,7 @@ function closeWeek(command: CloseWeek, state: GoalState): Decision {
   // Closed no earlier than settlement (Monday 00:00 New York) and never before the week ended in the goal's own
   // zone; a run synced late in between still counts.
   if (!maySettle(weekStart, timeZone, command.now)) return left(goalErrors.weekNotOver());
-  const at = command.now.toString();
+  const at = instantIso(command.now);
   // The process records the final figure first, so the status already agrees with it; if not, it is brought in line.
   const change = completionChange(goal, command.progress, at);
   const completed = (goal.status === 'completed') !== change.length > 0;
@@ -157,7 +158,7 @@ function cancel(command: CancelGoal, state: GoalState): Decision {
         goalId: state.goal.goalId,
         previousStatus: state.status,
         stakeForfeited,
-        canceledAt: command.now.toString(),
+        canceledAt: instantIso(command.now),
       },
     },
   ]);
@@ -167,7 +168,7 @@ function deleteUpcoming(command: DeleteUpcomingGoal, state: GoalState): Decision
   if (state.status === 'none') return left(goalErrors.notFound());
   if (state.goal.userId !== command.userId) return left(goalErrors.notOwner());
   if (state.status !== 'upcoming') return left(goalErrors.notDeletable());
-  return right([{ type: 'GoalDeleted', data: { goalId: state.goal.goalId, deletedAt: command.now.toString() } }]);
+  return right([{ type: 'GoalDeleted', data: { goalId: state.goal.goalId, deletedAt: instantIso(command.now) } }]);
 }
 
 /** Decides a goal command (§2 wizard, §4 lifecycle, §5 target rules, §9 limits). */
@@ -181,7 +182,7 @@ export function decideGoal(command: GoalCommand, state: GoalState): Decision {
       if (state.status !== 'upcoming') return right([]);
       const { goalId, weekStart, timeZone } = state.goal;
       if (!hasWeekStartedInZone(weekStart, timeZone, command.now)) return left(goalErrors.weekNotStarted());
-      return right([{ type: 'GoalActivated', data: { goalId, weekStart, activatedAt: command.now.toString() } }]);
+      return right([{ type: 'GoalActivated', data: { goalId, weekStart, activatedAt: instantIso(command.now) } }]);
     }
     case 'RecordProgress':
       return recordProgress(command, state);

@@ -18,6 +18,7 @@ import {
 } from './policy.ts';
 import { evolveRun, initialRunState, type RunState } from './state.ts';
 import { verifyRun } from './verification.ts';
+import { instantIso } from '../shared/instant.ts';
 
 /*
  * A RUN (§3 Run, §4 tracking, §5 limits; the run policy is verification.ts).
@@ -88,12 +89,12 @@ function logGps(command: LogGpsRun, state: RunState): Decision {
         userId: command.userId,
         source: command.healthWorkout?.source ?? 'gps',
         importId: command.healthWorkout?.importId ?? null,
-        startedAt: command.startedAt.toString(),
+        startedAt: instantIso(command.startedAt),
         ...evidence,
         notes: command.notes,
         verification,
         ...(origin ? { recordedWith: origin } : {}),
-        recordedAt: command.now.toString(),
+        recordedAt: instantIso(command.now),
       },
     },
   ]);
@@ -131,11 +132,11 @@ function importRun(command: ImportRun, state: RunState): Decision {
         userId: command.userId,
         source: command.source,
         importId: command.importId,
-        startedAt: command.startedAt.toString(),
+        startedAt: instantIso(command.startedAt),
         ...evidence,
         notes: command.notes,
         verification,
-        recordedAt: command.now.toString(),
+        recordedAt: instantIso(command.now),
       },
     },
   ]);
@@ -155,7 +156,7 @@ export function decideRun(command: RunCommand, state: RunState): Decision {
       const { runId } = state.run;
       if (command.type === 'DeleteRun') {
         return right([
-          { type: 'RunDeleted', data: { runId, userId: command.userId, deletedAt: command.now.toString() } },
+          { type: 'RunDeleted', data: { runId, userId: command.userId, deletedAt: instantIso(command.now) } },
         ]);
       }
       if (command.notes !== null && command.notes.length > MAX_NOTES_LENGTH) return left(runErrors.notesTooLong());
@@ -164,7 +165,7 @@ export function decideRun(command: RunCommand, state: RunState): Decision {
       return right([
         {
           type: 'RunNotesEdited',
-          data: { runId, userId: state.run.userId, notes: command.notes, editedAt: command.now.toString() },
+          data: { runId, userId: state.run.userId, notes: command.notes, editedAt: instantIso(command.now) },
         },
       ]);
     }

@@ -8,6 +8,7 @@ import type { StakeEvent } from './events.ts';
 import { appealErrors, stakeErrors } from './messages.ts';
 import { stakeIdempotencyKey } from './policy.ts';
 import type { OpenStakeState } from './state.ts';
+import { instantIso } from '../shared/instant.ts';
 
 type Decision = Either<DomainError, readonly StakeEvent[]>;
 
@@ -24,7 +25,7 @@ type Decision = Either<DomainError, readonly StakeEvent[]>;
  *   one request (one idempotency key per stake), one provider refund, one StakeRefunded.
  */
 
-const at = (now: Temporal.Instant) => now.toString();
+const at = (now: Temporal.Instant) => instantIso(now);
 const STILL_STANDING: ReadonlySet<string> = new Set(['pending', 'active', 'unsecured']);
 
 /** Whether the runner may appeal now: a stake still standing, not appealed yet, from the last day of its week. */
@@ -104,7 +105,7 @@ export function decideAppeal(command: StakeAppealCommand, state: OpenStakeState)
       return right([
         {
           type: 'StakeAppealed',
-          data: { stakeId, reason, note, runIds: [...runIds], decideBy: decideBy.toString(), appealedAt: at(now) },
+          data: { stakeId, reason, note, runIds: [...runIds], decideBy: instantIso(decideBy), appealedAt: at(now) },
         },
       ]);
     }

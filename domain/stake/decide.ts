@@ -9,6 +9,7 @@ import { type CollectionOutcome, StakeEvent } from './events.ts';
 import { appealErrors, stakeErrors } from './messages.ts';
 import { holdUnusableFrom, nextChargeAttemptAt, stakeIdempotencyKey } from './policy.ts';
 import { evolveStake, initialStakeState, isFinal, type OpenStakeState, type StakeState } from './state.ts';
+import { instantIso } from '../shared/instant.ts';
 
 type Decision = Either<DomainError, readonly StakeEvent[]>;
 
@@ -31,7 +32,7 @@ type Decision = Either<DomainError, readonly StakeEvent[]>;
  *    except a hold reported after the end, which is released so no money stays blocked.
  */
 
-const at = (now: Temporal.Instant) => now.toString();
+const at = (now: Temporal.Instant) => instantIso(now);
 
 function open(command: OpenStake, state: StakeState): Decision {
   if (state.status !== 'none') return left(stakeErrors.exists());
@@ -175,7 +176,7 @@ function decideOpen(command: Exclude<StakeCommand, OpenStake | StakeAppealComman
           data: {
             stakeId,
             paymentIntentId: command.paymentIntentId,
-            captureBefore: command.captureBefore.toString(),
+            captureBefore: instantIso(command.captureBefore),
             idempotencyKey: stakeIdempotencyKey(stakeId, 'hold'),
             placedAt: at(command.now),
           },
@@ -242,7 +243,7 @@ function decideOpen(command: Exclude<StakeCommand, OpenStake | StakeAppealComman
           attempt: command.attempt,
           failure: command.failure,
           ...(command.declineCode ? { declineCode: command.declineCode } : {}),
-          nextAttemptAt: next === null ? null : next.toString(),
+          nextAttemptAt: next === null ? null : instantIso(next),
           failedAt: at(command.now),
         },
       };

@@ -16,6 +16,7 @@ import { executeCommand } from '../../commands/execute-command.ts';
 import { inParallel, TICK_CONCURRENCY } from '../in-parallel.ts';
 import { GOAL_LIFECYCLE } from './process-name.ts';
 import { recordGoalProgress } from './record-progress.ts';
+import { instantIso } from '../../../domain/shared/instant.ts';
 
 /**
  * The goal clock's two steps, each in two forms that store the same events: together (a chunk of goals read in one
@@ -85,7 +86,7 @@ export async function closeTogether(
   const weeks = open.map((state) => {
     const week = weekStartingOn(state.goal.weekStart, state.goal.timeZone);
     const key = state.goal.goalId;
-    return { key, userId: state.goal.userId, from: week.start.toString(), to: week.end.toString() };
+    return { key, userId: state.goal.userId, from: instantIso(week.start), to: instantIso(week.end) };
   });
   const runs = await runsAroundWeeks(db, sql.table('goal_lifecycle_runs'), weeks);
   const metadata = tickMetadata(now);
