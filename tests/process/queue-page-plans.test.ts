@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IntegrationTables } from '../../app-server/integrations/tables.ts';
 import { dueActions, dueActionsStatement } from '../../app-server/process/stakes/stake-action-row.ts';
 import { dueWebhookEvents } from '../../app-server/process/strava/webhook-inbox.ts';
-import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { type DatabaseTarget, databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 
 /*
  * On a settlement Monday the stake worker takes the oldest due actions 200 at a time while tens of thousands wait,
@@ -12,21 +12,42 @@ import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/
  * Whatever the planner believes, the page must be an ordered walk of the open actions' index that stops at the page.
  * The Strava webhook inbox is worked the same way (oldest events due, a batch at a time), and is held to the same.
  */
-describe.each(databaseTargets())('the stake worker pages through due actions in index order: %s', (target) => {
-  let rt: TestRuntime;
-  const now = new Date('2026-11-16T15:00:00Z');
+const now = new Date('2026-11-16T15:00:00Z');
+type Db = TestRuntime['database']['db'];
+
+/**
+ * A runtime whose queue `table` holds 3,000 rows worked before (`worked`), then analyzed, then 3,000 open rows queued
+ * after the statistics (`open`): the planner believes none are open. `insert(db, prefix, count, worked)` fills it.
+ */
+function queueAnalyzedBeforeItsOpenRows(
+  target: DatabaseTarget,
+  table: string,
+  prefixes: { worked: string; open: string },
+  insert: (db: Db, prefix: string, count: number, worked: boolean) => Promise<void>,
+): () => TestRuntime {
+  let rt: TestRuntime | undefined;
   beforeAll(async () => {
     rt = await startTestRuntime(target, { now: now.toISOString() });
     const db = rt.database.db;
-    // Last week's actions, all done, and the statistics gathered then.
-    await insertActions(db, 'done', 3_000, true);
-    await sql`ANALYZE stake_actions`.execute(db);
-    // Monday's charges, queued after the statistics, in an order unlike their keys'.
-    await insertActions(db, 'open', 3_000, false);
+    await insert(db, prefixes.worked, 3_000, true);
+    await sql`ANALYZE ${sql.table(table)}`.execute(db);
+    await insert(db, prefixes.open, 3_000, false);
   }, 60_000);
   afterAll(() => rt?.close());
+  return () => rt!;
+}
 
-  async function insertActions(db: TestRuntime['database']['db'], prefix: string, count: number, done: boolean) {
+describe.each(databaseTargets())('the stake worker pages through due actions in index order: %s', (target) => {
+  // Last week's actions, all done, and the statistics gathered then; Monday's charges queued after them, in an order
+  // unlike their keys'.
+  const runtime = queueAnalyzedBeforeItsOpenRows(
+    target,
+    'stake_actions',
+    { worked: 'done', open: 'open' },
+    insertActions,
+  );
+
+  async function insertActions(db: Db, prefix: string, count: number, done: boolean) {
     await sql`
       INSERT INTO stake_actions (idempotency_key, stake_id, kind, attempt, requested_at, next_try_at, done_at, result)
       SELECT ${prefix} || '-' || lpad(((g * 7919) % ${count})::text, 5, '0'), 'stake-' || g, 'charge', 1,
@@ -37,7 +58,7 @@ describe.each(databaseTargets())('the stake worker pages through due actions in 
 
   it('walks the index in its order, with no sort of every open action', async () => {
     const { rows } = await sql<{ 'QUERY PLAN': string }>`EXPLAIN ${dueActionsStatement(now, 200)}`.execute(
-      rt.database.db,
+      runtime().database.db,
     );
     const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toMatch(/Index Scan using stake_actions_open_in_order/);
@@ -45,7 +66,7 @@ describe.each(databaseTargets())('the stake worker pages through due actions in 
   });
 
   it('answers the oldest due actions first', async () => {
-    const page = await dueActions(rt.database.db, now, 200);
+    const page = await dueActions(runtime().database.db, now, 200);
     expect(page).toHaveLength(200);
     expect(page.every((a) => a.idempotency_key.startsWith('open-'))).toBe(true);
     // requested_at = now − g seconds: the oldest are g = 3000, 2999, …
@@ -54,19 +75,15 @@ describe.each(databaseTargets())('the stake worker pages through due actions in 
 });
 
 describe.each(databaseTargets())('the Strava sync takes its webhook batch in index order: %s', (target) => {
-  let rt: TestRuntime;
-  const now = new Date('2026-11-16T15:00:00Z');
-  beforeAll(async () => {
-    rt = await startTestRuntime(target, { now: now.toISOString() });
-    const db = rt.database.db;
-    // Yesterday's events, all worked, and the statistics gathered then; today's burst arrives after them.
-    await insertEvents(db, 'worked', 3_000, true);
-    await sql`ANALYZE strava_webhook_inbox`.execute(db);
-    await insertEvents(db, 'burst', 3_000, false);
-  }, 60_000);
-  afterAll(() => rt?.close());
+  // Yesterday's events, all worked, and the statistics gathered then; today's burst arrives after them.
+  const runtime = queueAnalyzedBeforeItsOpenRows(
+    target,
+    'strava_webhook_inbox',
+    { worked: 'worked', open: 'burst' },
+    insertEvents,
+  );
 
-  async function insertEvents(db: TestRuntime['database']['db'], prefix: string, count: number, worked: boolean) {
+  async function insertEvents(db: Db, prefix: string, count: number, worked: boolean) {
     await sql`
       INSERT INTO strava_webhook_inbox (id, received_at, payload, next_attempt_at, processed_at, outcome)
       SELECT ${prefix} || '-' || lpad(((g * 7919) % ${count})::text, 5, '0'),
@@ -77,14 +94,14 @@ describe.each(databaseTargets())('the Strava sync takes its webhook batch in ind
   }
 
   it('walks the index in its order, with no sort of every open event', async () => {
-    const rows = await dueWebhookEvents(rt.database.db.withTables<IntegrationTables>(), now).explain();
+    const rows = await dueWebhookEvents(runtime().database.db.withTables<IntegrationTables>(), now).explain();
     const plan = rows.map((r) => (r as { 'QUERY PLAN': string })['QUERY PLAN']).join('\n');
     expect(plan).toMatch(/Index Scan using strava_webhook_inbox_open_in_order/);
     expect(plan).not.toMatch(/Sort/);
   });
 
   it('answers the oldest events due first', async () => {
-    const batch = await dueWebhookEvents(rt.database.db.withTables<IntegrationTables>(), now).execute();
+    const batch = await dueWebhookEvents(runtime().database.db.withTables<IntegrationTables>(), now).execute();
     expect(batch.length).toBeGreaterThan(0);
     expect(batch.every((e) => e.id.startsWith('burst-'))).toBe(true);
     const times = batch.map((e) => new Date(e.received_at).getTime());
