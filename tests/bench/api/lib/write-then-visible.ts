@@ -188,8 +188,6 @@ export async function measureWriteThenVisible(
   const release = (writer: Writer) => free.push(writer);
   const hasRun = (writer: Writer) => (writer.prepared?.length ?? 0) > 0 || hasRoom(writer);
 
-  const nextRun = (writer: Writer) => nextRunBody(writer, random);
-
   const post: autocannon.Request = {
     method: 'POST',
     path: '/runs',
@@ -209,7 +207,7 @@ export async function measureWriteThenVisible(
       return {
         ...request,
         headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' },
-        body: writer.prepared?.shift() ?? nextRun(writer),
+        body: writer.prepared?.shift() ?? nextRunBody(writer, random),
       };
     },
     onResponse: (status, body, context: LoopContext) => {
