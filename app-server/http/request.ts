@@ -106,7 +106,7 @@ export function commandContext(deps: AppDeps, c: Context<AppEnv>): UserCommandCo
  */
 export async function keyedRequest(deps: AppDeps, c: Context<AppEnv>, body: unknown): Promise<KeyedRequest> {
   const key = idempotencyKeyOf(c);
-  if (key === null) return unkeyedRequest(deps.database);
+  if (key === null) return unkeyedRequest(deps.database, requestAppends(c));
   const userId = c.var.userId;
   const request = requestKey({ userId, key, route: `${c.req.method} ${c.req.path}`, body });
   // Every key is remembered as long as the account: new keys per user are counted (retries too), before the claim.

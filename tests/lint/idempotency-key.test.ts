@@ -7,7 +7,8 @@ import { ROUTE_DOCS } from '../../app-server/http/openapi/route-docs.ts';
  * Idempotency-Key in one place (app-server/commands/idempotency/keyed-request.ts), as a rule over the code:
  * 1. one reader of the header: http/request.ts `keyedRequest`;
  * 2. every route handler that takes a KeyedRequest runs its write through it: `.once(` (the result recorded with the
- *    events) or `.effectKey(` (an effect outside the database), never a command called beside it;
+ *    events), `.inGroup(` (the same, in a group commit) or `.effectKey(` (an effect outside the database), never a
+ *    command called beside it;
  * 3. the routes documented as taking the header (`idempotent: true`) are exactly the handlers that take a KeyedRequest;
  * 4. commands know nothing of keys: nothing under app-server/commands outside idempotency/ imports it.
  * Each rule is also run on a probe that breaks it, so it cannot silently stop finding anything.
@@ -58,7 +59,7 @@ function keyedHandlers(source: string): { keyed: string[]; bypassing: string[] }
     if (!taken) continue;
     const name = registration(handler) ?? handler.slice(0, 60);
     keyed.push(name);
-    const runsThrough = new RegExp(`\\b${taken[1]}\\s*\\.(?:once|effectKey)\\(`).test(handler);
+    const runsThrough = new RegExp(`\\b${taken[1]}\\s*\\.(?:once|inGroup|effectKey)\\(`).test(handler);
     if (!runsThrough) bypassing.push(name);
   }
   return { keyed, bypassing };

@@ -1,16 +1,20 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { runDecider } from '../../../domain/run/decide.ts';
 import { runErrors } from '../../../domain/run/messages.ts';
-import type { HealthSource, RecordedWith, RunEvent } from '../../../domain/run/events.ts';
+import type { RunCommand } from '../../../domain/run/commands.ts';
+import type { RecordedWith, RunEvent } from '../../../domain/run/events.ts';
 import { foldEvents } from '../../../domain/shared/decider.ts';
 import { importedRunId } from '../../../domain/run/import-stream.ts';
 import { MAX_LOGGED_RUN_AGE_DAYS } from '../../../domain/run/policy.ts';
 import type { RunState } from '../../../domain/run/state.ts';
-import type { LogPosition, RecordedEvent } from '../../../domain/shared/event-store.ts';
+import type { EventStore, LogPosition, RecordedEvent, StreamAppend } from '../../../domain/shared/event-store.ts';
 import type { RunBody } from '../../../domain/validation/run.ts';
 import { DomainRefusal } from '../domain-refusal.ts';
+import { toNewEvent } from '../event-metadata.ts';
 import { executeCommand } from '../execute-command.ts';
+import type { AppendedWrites, Committed, Settled } from '../group-commit.ts';
 import { inTransaction, instantOf, type UserCommandContext, userMetadata } from '../command-context.ts';
 import { recordingRunId } from './recording-id.ts';
 import { uploadWeek } from './upload-week.ts';
@@ -18,15 +22,17 @@ import { streams } from '../../../domain/shared/streams.ts';
 
 type Tx = Transaction<object>;
 
-/** The week's limits for an upload after the fact (upload-week.ts), as LogGpsRun takes them. */
-async function uploadLimits(
-  context: UserCommandContext,
-  startedAt: Temporal.Instant,
-  tx: Tx,
-  goalIndex: readonly RecordedEvent[],
-) {
-  const week = await uploadWeek(context, startedAt, goalIndex, tx);
-  return { weekSettled: week === 'settled', evidenceForStake: week === 'evidence' };
+/** A run to save: POST /runs's body (a GPS track, or a health workout), and the watch file it came from, if any. */
+export interface RunToLog {
+  readonly context: UserCommandContext;
+  readonly body: RunBody;
+  readonly recordedWith: RecordedWith | null;
+}
+
+/** A saved run (or the one its recording or workout made already) and the position its answer waits for. */
+export interface LoggedRun {
+  readonly runId: string;
+  readonly position: LogPosition;
 }
 
 /**
@@ -46,88 +52,115 @@ export async function logRun(
   body: RunBody,
   recordedWith: RecordedWith | null = null,
   tx?: Tx,
-): Promise<{ runId: string; position: LogPosition }> {
-  const source = body.source;
-  if (source !== 'gps') return inTransaction(context, tx, (t) => importWorkout(context, body, source, t));
-  const positions = body.gps_data.positions;
-  const runId = recordingRunId(context.userId, positions);
-  const startedAt = Temporal.Instant.from(body.started_at);
-  return inTransaction(context, tx, async (transaction) => {
-    const { saved, goalIndex } = await runAndGoalIndex(context, runId, transaction);
-    if (saved) return saved;
-    const result = await executeCommand(
-      context.store,
-      runDecider,
-      streams.run(runId),
-      {
-        type: 'LogGpsRun',
-        runId,
-        userId: context.userId,
-        startedAt,
-        durationSec: body.duration_sec,
-        positions,
-        notes: body.notes,
-        ...(await uploadLimits(context, startedAt, transaction, goalIndex)),
-        live: false,
-        recordedWith,
-        now: instantOf(context),
-      },
-      userMetadata(context),
-      { transaction, load: aNewRun },
-    );
-    if (!result.append) throw new Error('LogGpsRun appended nothing');
-    return { runId, position: result.append.position };
-  });
+): Promise<LoggedRun> {
+  const [logged] = await inTransaction(context, tx, (t) =>
+    logRunsTogether(t, context.store, [{ input: { context, body, recordedWith }, idBeforeOutcomes: null }]),
+  );
+  if (!logged!.ok) throw logged!.error;
+  return logged!.value.result;
 }
 
 /**
- * The run's stream and the runner's goal index (the week limits of upload-week.ts), in one read: whether the recording
- * (or health workout) made a run already, and what an upload after the fact may do.
+ * logRun for several runners' runs in one transaction (POST /runs's group commit, ../group-commit.ts): every run's
+ * stream, its runner's goal index and, for a keyed request, the stream its key named the run by before runs were
+ * named by their recording (idempotency/legacy-keyed-ids.ts) in one read; each run decided on its own (a refusal is
+ * that run's); every new run appended in one statement, which applies the inline read models to all of them at once.
+ * Two members with one recording cannot both append it: the group is refused and its members go one by one.
+ * `store` appends (and reads): the caller's, without any request's own notes; each member's appends are answered.
  */
-async function runAndGoalIndex(context: UserCommandContext, runId: string, tx: Tx) {
-  const [run, goals] = [streams.run(runId), streams.userGoals(context.userId)];
-  const read = await context.store.readStreams([run, goals], { transaction: tx });
-  return { saved: savedRun(runId, read.get(run) ?? []), goalIndex: read.get(goals) ?? [] };
+export async function logRunsTogether(
+  tx: Tx,
+  store: EventStore<Tx>,
+  members: readonly { readonly input: RunToLog; readonly idBeforeOutcomes: string | null }[],
+): Promise<Settled<Committed<LoggedRun>>[]> {
+  const runs = members.map(({ input, idBeforeOutcomes }) => ({
+    input,
+    runId: runIdOf(input),
+    savedUnderKey: idBeforeOutcomes,
+  }));
+  if (new Set(runs.map((r) => r.runId)).size < runs.length) throw new Error('One recording twice in one group');
+  const read = await store.readStreams(
+    [
+      ...new Set(
+        runs.flatMap((r) => [
+          streams.run(r.runId),
+          streams.userGoals(r.input.context.userId),
+          ...(r.savedUnderKey ? [streams.run(r.savedUnderKey)] : []),
+        ]),
+      ),
+    ],
+    { transaction: tx },
+  );
+  const settled: Settled<Committed<LoggedRun>>[] = [];
+  const appends: { i: number; append: StreamAppend }[] = [];
+  for (const [i, run] of runs.entries()) {
+    try {
+      const { context } = run.input;
+      const underKey = run.savedUnderKey
+        ? savedRun(run.savedUnderKey, read.get(streams.run(run.savedUnderKey)) ?? [], false)
+        : null;
+      const saved = underKey ?? savedRun(run.runId, read.get(streams.run(run.runId)) ?? [], true);
+      if (saved) {
+        settled[i] = { ok: true, value: { result: saved, appended: NOTHING_APPENDED } };
+        continue;
+      }
+      const goalIndex = read.get(streams.userGoals(context.userId)) ?? [];
+      const decision = runDecider.decide(
+        await newRunCommand(run.input, run.runId, goalIndex, tx),
+        runDecider.initialState,
+      );
+      if (isLeft(decision)) throw new DomainRefusal(decision.left);
+      const metadata = userMetadata(context);
+      const events = decision.right.map((e) => toNewEvent(e, metadata));
+      appends.push({ i, append: { streamId: streams.run(run.runId), events, expectedVersion: 'no_stream' } });
+    } catch (error) {
+      // This run's own refusal (a deleted recording, too old, a settled week): the others go on.
+      settled[i] = { ok: false, error };
+    }
+  }
+  const results =
+    appends.length === 0
+      ? []
+      : await store.appendToStreams(
+          appends.map((a) => a.append),
+          { transaction: tx },
+        );
+  for (const [j, { i, append }] of appends.entries()) {
+    const position = results[j]!.position;
+    const appended = { eventTypes: [...new Set(append.events.map((e) => e.type))], positions: [position] };
+    settled[i] = { ok: true, value: { result: { runId: runs[i]!.runId, position }, appended } };
+  }
+  return settled;
+}
+
+/** What a run already saved appended now: nothing (its answer waits for every read model, as any repeat's). */
+const NOTHING_APPENDED: AppendedWrites = { eventTypes: [], positions: [] };
+
+/**
+ * The run's id: its GPS recording's (recording-id.ts), or, for a health workout, the runner and the workout's id
+ * (the phone's word, so one runner's id never names another's run).
+ */
+function runIdOf({ context, body }: RunToLog): string {
+  if (body.source === 'gps') return recordingRunId(context.userId, body.gps_data.positions);
+  return importedRunId(body.source, `${context.userId}-${body.import_id ?? ''}`);
 }
 
 /**
- * The run a recording (or a health workout) made already, with the head of its stream to wait for; null when there
- * is none. Its run deleted, the recording is refused (409 `run_deleted`): it stays deleted.
+ * The run a stream holds already, with the head of its stream to wait for; null when there is none. A recording (or
+ * health workout) whose run was deleted is refused (409 `run_deleted`): it stays deleted. A run a key named before
+ * runs were named by their recording (`refuseDeleted` false) is answered as it stands, as it always was.
  */
-function savedRun(runId: string, history: readonly RecordedEvent[]): { runId: string; position: LogPosition } | null {
+function savedRun(runId: string, history: readonly RecordedEvent[], refuseDeleted: boolean): LoggedRun | null {
   const head = history[history.length - 1]?.position;
   if (!head) return null;
-  const state = foldEvents(
-    runDecider,
-    history.map((e) => ({ type: e.type, data: e.data }) as RunEvent),
-  );
-  if (state.status === 'deleted') throw new DomainRefusal(runErrors.recordingDeleted());
+  if (refuseDeleted) {
+    const state = foldEvents(
+      runDecider,
+      history.map((e) => ({ type: e.type, data: e.data }) as RunEvent),
+    );
+    if (state.status === 'deleted') throw new DomainRefusal(runErrors.recordingDeleted());
+  }
   return { runId, position: head };
-}
-
-/**
- * The state of a run stream that runSaved has just read, in the same transaction, and found empty: the command
- * decides on it without reading the stream a second time. Another copy of the recording appending meanwhile fails
- * the append (`no_stream`), and the transaction runs again and finds that run.
- */
-const aNewRun = async () => ({ state: runDecider.initialState, expectedVersion: 'no_stream' as const });
-
-/**
- * The run a keyed POST /runs made while run ids were the key's (before runs were named by their recording), so an
- * offline queue resending such a request with its key gets that run back rather than a second one (the keyed
- * request's `before`, idempotency/keyed-request.ts).
- */
-export async function runSavedUnderKey(
-  context: UserCommandContext,
-  legacyRunId: string,
-  tx: Tx,
-): Promise<{ runId: string; position: LogPosition } | null> {
-  const [last] = await context.store.readStream(streams.run(legacyRunId), {
-    direction: 'backwards',
-    maxCount: 1,
-    transaction: tx,
-  });
-  return last ? { runId: legacyRunId, position: last.position } : null;
 }
 
 /** Another user's run, or a deleted one, answers 404 like a run that does not exist. */
@@ -168,60 +201,67 @@ export async function changeRun(
  * retry, with or without its route) answers with the run saved first, and one runner's id never names another's run.
  * A workout whose run was deleted is refused (409 `run_deleted`).
  */
-async function importWorkout(
-  context: UserCommandContext,
-  body: RunBody,
-  source: HealthSource,
+async function newRunCommand(
+  { context, body, recordedWith }: RunToLog,
+  runId: string,
+  goalIndex: readonly RecordedEvent[],
   tx: Tx,
-): Promise<{ runId: string; position: LogPosition }> {
-  const importId = body.import_id ?? '';
-  const runId = importedRunId(source, `${context.userId}-${importId}`);
-  const stream = streams.run(runId);
+): Promise<RunCommand> {
   const startedAt = Temporal.Instant.from(body.started_at);
   const now = instantOf(context);
-  const { saved, goalIndex } = await runAndGoalIndex(context, runId, tx);
-  if (saved) return saved;
   const week = await uploadWeek(context, startedAt, goalIndex, tx);
+  const source = body.source;
+  if (source === 'gps') {
+    return {
+      type: 'LogGpsRun',
+      runId,
+      userId: context.userId,
+      startedAt,
+      durationSec: body.duration_sec,
+      positions: body.gps_data.positions,
+      notes: body.notes,
+      weekSettled: week === 'settled',
+      evidenceForStake: week === 'evidence',
+      live: false,
+      recordedWith,
+      now,
+    };
+  }
+  const importId = body.import_id ?? '';
   const cutoff = now.subtract({ hours: 24 * MAX_LOGGED_RUN_AGE_DAYS });
   if (week !== 'evidence' && startedAt.epochMilliseconds < cutoff.epochMilliseconds)
     throw new DomainRefusal(runErrors.tooOld(MAX_LOGGED_RUN_AGE_DAYS));
   if (week === 'settled') throw new DomainRefusal(runErrors.weekSettled());
   const route = body.gps_data.positions;
-  const command =
-    route.length > 0
-      ? {
-          type: 'LogGpsRun' as const,
-          runId,
-          userId: context.userId,
-          startedAt,
-          durationSec: body.duration_sec,
-          positions: route,
-          notes: body.notes,
-          weekSettled: false,
-          evidenceForStake: week === 'evidence',
-          live: false,
-          healthWorkout: { source, importId },
-          now,
-        }
-      : {
-          type: 'ImportRun' as const,
-          runId,
-          userId: context.userId,
-          source,
-          importId,
-          startedAt,
-          distanceKm: body.distance_km,
-          durationSec: body.duration_sec,
-          elapsedSec: body.duration_sec,
-          positions: [],
-          flags: { manual: false, trainer: false, flagged: false, sportType: 'Run' },
-          notes: body.notes,
-          now,
-        };
-  const result = await executeCommand(context.store, runDecider, stream, command, userMetadata(context), {
-    transaction: tx,
-    load: aNewRun,
-  });
-  if (!result.append) throw new Error(`${command.type} appended nothing`);
-  return { runId, position: result.append.position };
+  if (route.length > 0) {
+    return {
+      type: 'LogGpsRun',
+      runId,
+      userId: context.userId,
+      startedAt,
+      durationSec: body.duration_sec,
+      positions: route,
+      notes: body.notes,
+      weekSettled: false,
+      evidenceForStake: week === 'evidence',
+      live: false,
+      healthWorkout: { source, importId },
+      now,
+    };
+  }
+  return {
+    type: 'ImportRun',
+    runId,
+    userId: context.userId,
+    source,
+    importId,
+    startedAt,
+    distanceKm: body.distance_km,
+    durationSec: body.duration_sec,
+    elapsedSec: body.duration_sec,
+    positions: [],
+    flags: { manual: false, trainer: false, flagged: false, sportType: 'Run' },
+    notes: body.notes,
+    now,
+  };
 }

@@ -6,24 +6,29 @@ import {
   gpsStartBodySchema,
   runListQuerySchema,
 } from '../../../domain/validation/lists.ts';
-import { findCurrentGoal } from '../../../projections/goals/goal-queries.ts';
 import { decodeRunCursor, encodeRunCursor, findOwnRun, listRuns } from '../../../projections/runs/run-queries.ts';
 import type { GpsPosition } from '../../../domain/run/geo.ts';
 import { thinTrack } from '../../../domain/run/thin-track.ts';
 import { requireUser } from '../middleware/require-user.ts';
 import { finishTracking, refusalOf, startTracking, uploadFixes } from '../../commands/runs/gps-tracking.ts';
-import { changeRun, logRun, runSavedUnderKey } from '../../commands/runs/run-commands.ts';
+import { KeyedGroup } from '../../commands/idempotency/keyed-request.ts';
+import { changeRun, type LoggedRun, logRunsTogether, type RunToLog } from '../../commands/runs/run-commands.ts';
 import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
 import { cachedRead } from '../read-cache.ts';
 import { A_RUN_LEAVES_TO_CATCH_UP, readModelsAt } from '../read-your-writes.ts';
-import { goalJson } from './goals-json.ts';
 import { runsJson } from './runs-json.ts';
+import { savedRunAnswers } from './saved-runs.ts';
 import { readRecording } from './run-files.ts';
 import { commandContext, keyedRequest, parseRequest, pathId, readJson } from '../request.ts';
 
 const RUN_NOT_FOUND = 'Run not found';
+/**
+ * The most runs saved in one transaction (group commit: commands/group-commit.ts). Runs posted while a group is being
+ * saved go with the next one; a bound keeps one group's transaction short and what a failed group sends again small.
+ */
+const RUNS_PER_GROUP = 32;
 /** The most fixes GET /runs/{id} sends for drawing a run (thinned evenly beyond it). */
 const TRACK_FIXES = 1_500;
 
@@ -36,25 +41,23 @@ const TRACK_FIXES = 1_500;
 export function runsRoutes(deps: AppDeps) {
   const guard = requireUser(deps.auth);
   const db = deps.database.db;
-  const savedRun = async (userId: string, runId: string) => {
-    const run = await findOwnRun(db, userId, runId);
-    if (!run) throw new HttpError(404, 'Run not found');
-    const now = deps.clock.now();
-    const goal = await findCurrentGoal(db, userId, now);
-    const [data] = await runsJson(db, userId, [run]);
-    return { success: true as const, data: data!, goal: goal ? goalJson(goal, now) : null };
-  };
+  // This app's queue of runs being saved (one per app: tests build many).
+  const runGroup = new KeyedGroup<RunToLog, LoggedRun>(
+    deps.database,
+    (tx, members) => logRunsTogether(tx, deps.store, members),
+    RUNS_PER_GROUP,
+  );
+  // A saved run's answer, read with the answers of the runs saved beside it (saved-runs.ts).
+  const savedRun = savedRunAnswers(db, deps.clock);
   return new Hono<AppEnv>()
     .post('/runs', guard, async (c) => {
       const raw = await readJson(c);
       const body = parseRequest(runBodySchema, raw);
       const context = commandContext(deps, c);
       const keyed = await keyedRequest(deps, c, raw);
-      const { runId, position } = await keyed.once(
-        (tx) => logRun(context, body, null, tx),
-        // A run saved under its key's id, before runs were named by their recording (legacy-keyed-ids.ts).
-        (tx, legacyRunId) => runSavedUnderKey(context, legacyRunId, tx),
-      );
+      // Saved with the runs posted meanwhile, in one transaction; a retry with its key answers the run it saved, and
+      // a run saved under its key's id before runs were named by their recording is found (legacy-keyed-ids.ts).
+      const { runId, position } = await keyed.inGroup(runGroup, { context, body, recordedWith: null });
       const wait = await readModelsAt(c, deps.projections, position, {
         leavesToCatchUp: A_RUN_LEAVES_TO_CATCH_UP,
         status: 201,
