@@ -1,4 +1,5 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { sqlRecords } from '../sql-records.ts';
 import type { GoalsTable } from './goal-table.ts';
 
 /**
@@ -45,4 +46,32 @@ export async function currentGoalRows(db: Kysely<object>, userId: string, now: D
  */
 export function currentGoalOf(started: readonly GoalsTable[], now: Date): GoalsTable | null {
   return started.find((g) => now < g.week_ends_at) ?? started.find((g) => g.status === 'active') ?? null;
+}
+
+/**
+ * The started rows of currentGoalRows for several users in ONE statement (the answers of the runs a group commit
+ * saved: app-server/http/routes/saved-runs.ts), per user newest first; a user without any has none.
+ */
+export async function startedGoalRowsOfUsers(
+  db: Kysely<object>,
+  userIds: readonly string[],
+  now: Date,
+): Promise<Map<string, GoalsTable[]>> {
+  const started = new Map<string, GoalsTable[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return started;
+  const { rows } = await sql<GoalsTable>`
+    SELECT g.* FROM ${sqlRecords(
+      userIds.map((user_id) => ({ user_id })),
+      'user_id text',
+    )} AS u
+    CROSS JOIN LATERAL (
+      SELECT * FROM goals g
+      WHERE g.user_id = u.user_id AND g.status IN ('active', 'completed') AND g.week_starts_at <= ${now}
+      ORDER BY g.week_starts_at DESC LIMIT 2
+    ) g`.execute(db);
+  for (const row of rows) started.get(row.user_id)?.push(row);
+  const newestFirst = (a: GoalsTable, b: GoalsTable) =>
+    new Date(b.week_starts_at).getTime() - new Date(a.week_starts_at).getTime();
+  for (const goals of started.values()) goals.sort(newestFirst);
+  return started;
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { sqlRecords } from '../sql-records.ts';
 import type { RunsTable } from './run-table.ts';
 
 type Db = Kysely<{ runs: RunsTable }>;
@@ -112,4 +113,54 @@ export async function runNeighbours(
       ]),
     )
     .execute();
+}
+
+/** Where findOwnRunsWithNeighbours answers a run asked for by `userId`: a run is found only under its owner. */
+export const ownRunKey = (userId: string, runId: string) => `${userId}\u0000${runId}`;
+
+/** A run asked for by its owner, and the neighbours count-once judges it with (itself among them). */
+export interface RunWithNeighbours {
+  readonly run: RunListRow;
+  readonly neighbours: readonly RunListRow[];
+}
+
+/**
+ * findOwnRun and runNeighbours for several asked runs (several users') in ONE statement: the answers of the runs a
+ * group commit saved (app-server/http/routes/saved-runs.ts). Each asked run (by id and owner: another user's id finds
+ * nothing; answered under ownRunKey) with the runs of its owner that overlap its claimed time or repeat its track key, as runNeighbours reads
+ * them for a page of one. Each neighbour scan is a LATERAL subquery behind OFFSET 0, so it runs per asked run on the
+ * (user_id, started_at) index rather than as a join PostgreSQL plans for a hundred guessed rows (runs-around-week.ts).
+ */
+export async function findOwnRunsWithNeighbours(
+  db: Kysely<object>,
+  asked: readonly { readonly userId: string; readonly runId: string }[],
+): Promise<Map<string, RunWithNeighbours>> {
+  if (asked.length === 0) return new Map();
+  const records = asked.map((a) => ({ user_id: a.userId, run_id: a.runId }));
+  const { rows } = await sql<RunListRow & { asked_id: string }>`
+    WITH asked AS (
+      SELECT r.id, r.user_id, r.started_at, r.ended_at,
+        CASE WHEN r.verification->>'policyVersion' = '2' THEN r.verification->>'trackKey' END AS track_key
+      FROM ${sqlRecords(records, 'user_id text, run_id text')} AS a
+      JOIN runs r ON r.id = a.run_id AND r.user_id = a.user_id
+    )
+    SELECT asked.id AS asked_id, n.id, n.user_id, n.source, n.import_id, n.started_at, n.ended_at, n.distance_km,
+      n.duration_sec, n.notes, n.verdict, n.verification, n.recorded_at
+    FROM asked CROSS JOIN LATERAL (
+      SELECT * FROM runs n
+      WHERE n.user_id = asked.user_id
+        AND ((n.started_at <= asked.ended_at AND n.ended_at >= asked.started_at)
+          OR (asked.track_key IS NOT NULL AND n.verification->>'trackKey' = asked.track_key))
+      OFFSET 0
+    ) n`.execute(db);
+  const found = new Map<string, { run: RunListRow | null; neighbours: RunListRow[] }>();
+  for (const { asked_id, ...row } of rows) {
+    // A neighbour is a run of the asked run's owner (the LATERAL scan's user_id), so row.user_id is that owner.
+    const key = ownRunKey(row.user_id, asked_id);
+    const entry = found.get(key) ?? { run: null, neighbours: [] };
+    entry.neighbours.push(row);
+    if (row.id === asked_id) entry.run = row;
+    found.set(key, entry);
+  }
+  return new Map([...found].flatMap(([id, { run, neighbours }]) => (run ? [[id, { run, neighbours }] as const] : [])));
 }

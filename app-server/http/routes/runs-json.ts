@@ -6,7 +6,7 @@ import { verificationJson } from '../../../domain/run/verification-json.ts';
 import { goalWeeksBetween } from '../../../projections/goals/goal-weeks.ts';
 import { type RunListRow, runNeighbours } from '../../../projections/runs/run-queries.ts';
 
-const countable = (run: RunListRow): CountableRun => ({
+export const countable = (run: RunListRow): CountableRun => ({
   runId: run.id,
   startedAtMs: new Date(run.started_at).getTime(),
   endedAtMs: new Date(run.ended_at).getTime(),
