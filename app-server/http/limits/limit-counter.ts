@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Clock } from '../../clock.ts';
+import { GroupedStatements } from '../../db/grouped-statements.ts';
 
 /** One key to count under, with its maximum; every key of one hit shares the window length. */
 export interface CountedKey {
@@ -49,28 +50,59 @@ function verdictOf(
 
 /**
  * The database counter (table `api_rate_limits`), shared by every API instance. One upsert per hit, whatever the
- * number of keys: keys are sorted, so two hits lock their rows in the same order and never deadlock.
+ * number of keys: keys are sorted, so two hits lock their rows in the same order and never deadlock. Hits made while
+ * an upsert of their window length is on its way go together in the next one (GroupedStatements: a statement costs
+ * more than the rows it carries): a key hit n times in one upsert is counted n times, and its hits get the n counts
+ * that ends with, in the order they were made, exactly as n upserts one after the other would have given them. So a
+ * burst is counted as one hit each and exactly `max` of it is allowed, grouped or not.
  */
 export function databaseLimitCounter(db: Kysely<object>, clock: Clock): LimitCounter {
-  let hits = 0;
+  let statements = 0;
+  /** One upsert of every key the hits name, each counted as often as it is named; the rows per key. */
+  const upsert = async (keys: ReadonlyMap<string, number>, windowSeconds: number, at: Date) => {
+    const floor = new Date(at.getTime() - windowSeconds * 1000);
+    const sorted = [...keys.keys()].sort();
+    const values = sql.join(sorted.map((key) => sql`(${key}, ${at}::timestamptz, ${keys.get(key)!}::integer)`));
+    const { rows } = await sql<{ key: string; count: number; window_start: Date | string }>`
+      INSERT INTO api_rate_limits AS r (key, window_start, count) VALUES ${values}
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN r.window_start <= ${floor}::timestamptz THEN excluded.count ELSE r.count + excluded.count END,
+        window_start = CASE WHEN r.window_start <= ${floor}::timestamptz THEN excluded.window_start
+                            ELSE r.window_start END
+      RETURNING key, count, window_start`.execute(db);
+    // Now and then, forget counters whose window ended long ago (addresses seen once).
+    if (++statements % 5000 === 0) {
+      const stale = new Date(at.getTime() - 24 * 3600 * 1000);
+      await sql`DELETE FROM api_rate_limits WHERE window_start < ${stale}::timestamptz`.execute(db);
+    }
+    return new Map(rows.map((row) => [row.key, row]));
+  };
+  /** The hits of one window length sent together: each hit's keys (deduplicated), answered with each hit's rows. */
+  const hitsTogether = (windowSeconds: number) =>
+    new GroupedStatements(async (hits: readonly (readonly string[])[]) => {
+      const at = clock.now();
+      const times = new Map<string, number>();
+      for (const keys of hits) for (const key of keys) times.set(key, (times.get(key) ?? 0) + 1);
+      const rows = await upsert(times, windowSeconds, at);
+      // The i-th hit of a key named n times gets the count it would have had in the i-th of n upserts in a row.
+      const seen = new Map<string, number>();
+      return hits.map((keys) => ({
+        at,
+        rows: keys.map((key) => {
+          const row = rows.get(key)!;
+          const nth = (seen.get(key) ?? 0) + 1;
+          seen.set(key, nth);
+          return { ...row, count: Number(row.count) - times.get(key)! + nth };
+        }),
+      }));
+    });
+  // One per window length the route limits name (limits/route-limits.ts): a handful of constants.
+  const byWindow = new Map<number, ReturnType<typeof hitsTogether>>();
   return {
     async hit(keys, windowSeconds) {
-      const at = clock.now();
-      const floor = new Date(at.getTime() - windowSeconds * 1000);
-      const sorted = [...new Set(keys.map((k) => k.key))].sort();
-      const values = sql.join(sorted.map((key) => sql`(${key}, ${at}::timestamptz, 1)`));
-      const { rows } = await sql<{ key: string; count: number; window_start: Date | string }>`
-        INSERT INTO api_rate_limits AS r (key, window_start, count) VALUES ${values}
-        ON CONFLICT (key) DO UPDATE SET
-          count = CASE WHEN r.window_start <= ${floor}::timestamptz THEN 1 ELSE r.count + 1 END,
-          window_start = CASE WHEN r.window_start <= ${floor}::timestamptz THEN excluded.window_start
-                              ELSE r.window_start END
-        RETURNING key, count, window_start`.execute(db);
-      // Now and then, forget counters whose window ended long ago (addresses seen once).
-      if (++hits % 5000 === 0) {
-        const stale = new Date(at.getTime() - 24 * 3600 * 1000);
-        await sql`DELETE FROM api_rate_limits WHERE window_start < ${stale}::timestamptz`.execute(db);
-      }
+      let grouped = byWindow.get(windowSeconds);
+      if (!grouped) byWindow.set(windowSeconds, (grouped = hitsTogether(windowSeconds)));
+      const { at, rows } = await grouped.ask([...new Set(keys.map((k) => k.key))]);
       return verdictOf(rows, keys, windowSeconds, at);
     },
     async release(taken) {
