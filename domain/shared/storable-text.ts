@@ -38,25 +38,32 @@ export interface StorageProblem {
  * `maxDepth`, in a parsed JSON value; null when the whole value is storable. Depth-first, in document order.
  */
 export function findStorageProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): StorageProblem | null {
-  const visit = (node: unknown, path: (string | number)[], depth: number): StorageProblem | null => {
-    if (typeof node === 'string') return isStorableText(node) ? null : { path, problem: 'text' };
+  // One path, pushed and popped as the walk goes: copied only for the answer (a GPS body has thousands of nodes).
+  const path: (string | number)[] = [];
+  const found = (problem: StorageProblem['problem']): StorageProblem => ({ path: [...path], problem });
+  const visit = (node: unknown, depth: number): StorageProblem | null => {
+    if (typeof node === 'string') return isStorableText(node) ? null : found('text');
     if (node === null || typeof node !== 'object') return null;
-    if (depth >= maxDepth) return { path, problem: 'depth' };
+    if (depth >= maxDepth) return found('depth');
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
-        const found = visit(node[i], [...path, i], depth + 1);
-        if (found) return found;
+        path.push(i);
+        const problem = visit(node[i], depth + 1);
+        if (problem) return problem;
+        path.pop();
       }
       return null;
     }
-    for (const [key, child] of Object.entries(node)) {
-      if (!isStorableText(key)) return { path: [...path, key], problem: 'text' };
-      const found = visit(child, [...path, key], depth + 1);
-      if (found) return found;
+    for (const key of Object.keys(node)) {
+      path.push(key);
+      if (!isStorableText(key)) return found('text');
+      const problem = visit((node as Record<string, unknown>)[key], depth + 1);
+      if (problem) return problem;
+      path.pop();
     }
     return null;
   };
-  return visit(value, [], 0);
+  return visit(value, 0);
 }
 
 /** The refusal as one sentence naming the field: `gps_data.positions.3.note: must not contain …`. */
