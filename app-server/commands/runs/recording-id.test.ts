@@ -120,4 +120,16 @@ describe('recordingFingerprint (the same recording is one run)', () => {
       /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
   });
+
+  it('names a recording as it always did: runs already saved keep their ids (a change of form bumps FORM)', () => {
+    const track = [
+      { timestamp: 1_763_449_200_000, latitude: 51.5007, longitude: -0.1246 },
+      { timestamp: 1_763_449_203_000.4, latitude: 51.50081234567, longitude: -0.12449999 },
+      { timestamp: 1_763_449_206_000, latitude: -0.0000001, longitude: 0 },
+    ];
+    expect(recordingFingerprint('user-1', track)).toBe(
+      '94b74652c01f5e9340ab8dbc6ea520f597cda3daa6eced098724b5a0795c29f1',
+    );
+    expect(recordingRunId('user-1', track)).toBe('1f9bc529-3013-8543-851c-3595a642d546');
+  });
 });

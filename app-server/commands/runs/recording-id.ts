@@ -38,9 +38,10 @@ export function recordingFingerprint(
   userId: string,
   positions: readonly Pick<GpsPosition, 'timestamp' | 'latitude' | 'longitude'>[],
 ): string {
-  const hash = createHash('sha256').update(`${FORM}\u0000${userId}\u0000${positions.length}`);
-  for (const fix of positions) hash.update(`\n${canonicalFix(fix)}`);
-  return hash.digest('hex');
+  // One string, hashed once: the same bytes as hashing each fix in turn, without a call into the hash per fix.
+  let text = `${FORM}\u0000${userId}\u0000${positions.length}`;
+  for (const fix of positions) text += `\n${canonicalFix(fix)}`;
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** The id of the run a user's recording makes (POST /runs, a GPS session's finish): the same recording, the same id. */
