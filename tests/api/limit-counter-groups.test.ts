@@ -36,9 +36,11 @@ describe.each(databaseTargets())('the database limit counter, hits grouped, on %
           const at = rt.clock.now().getTime();
           const expected = hits.map(({ keys, max }) => {
             const counts = keys.map((key) => {
-              let w = model.get(key);
-              if (!w || w.start <= at - WINDOW * 1000) model.set(key, (w = { start: at, count: 0 }));
-              return ++w.count;
+              const open = model.get(key);
+              const w = open && open.start > at - WINDOW * 1000 ? open : { start: at, count: 0 };
+              model.set(key, w);
+              w.count += 1;
+              return w.count;
             });
             return counts.every((n) => n <= max);
           });

@@ -101,7 +101,10 @@ export function databaseLimitCounter(db: Kysely<object>, clock: Clock): LimitCou
   return {
     async hit(keys, windowSeconds) {
       let grouped = byWindow.get(windowSeconds);
-      if (!grouped) byWindow.set(windowSeconds, (grouped = hitsTogether(windowSeconds)));
+      if (!grouped) {
+        grouped = hitsTogether(windowSeconds);
+        byWindow.set(windowSeconds, grouped);
+      }
       const { at, rows } = await grouped.ask([...new Set(keys.map((k) => k.key))]);
       return verdictOf(rows, keys, windowSeconds, at);
     },
