@@ -5,6 +5,7 @@ import type { UserCommandContext } from '../../app-server/commands/command-conte
 import { actorMetadata } from '../../app-server/commands/event-metadata.ts';
 import { appendEvents } from '../../app-server/commands/execute-command.ts';
 import { createGroup } from '../../app-server/commands/groups/group-commands.ts';
+import { claimIdempotencyKey } from '../../app-server/commands/idempotency/claim-key.ts';
 import { claimKeyedRequest } from '../../app-server/commands/idempotency/keyed-request.ts';
 import { requestKey } from '../../app-server/commands/idempotency/request-key.ts';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
@@ -163,5 +164,27 @@ describe.each(databaseTargets())('KeyedRequest.once on %s', (target) => {
     // A retry much later: the recorded result, the work not run.
     expect(await twin()).toEqual(answers[0]);
     expect(runs).toBe(1);
+  });
+
+  it("a claim that waited for its twin's first use of the key reads the twin's row, and answers its outcome", async () => {
+    const key = randomUUID();
+    const request = keyOf(ana, key, 'POST /groups', { name: 'Twins' });
+    // The twin: its claim inserted the row and recorded its outcome, not yet committed.
+    let commitTwin = () => {};
+    const twinCommitted = new Promise<void>((resolve) => (commitTwin = resolve));
+    const twin = rt.database.db.transaction().execute(async (tx) => {
+      await sql`
+        INSERT INTO idempotency_keys (user_id, key, route, fingerprint, created_at, outcome)
+        VALUES (${ana.id}, ${key}, ${request.route}, ${request.fingerprint}, ${rt.clock.now()}, '{"twin": true}'::jsonb)
+      `.execute(tx);
+      await twinCommitted;
+    });
+    // On PostgreSQL this claim's insert waits for the twin's row; its statement's snapshot, taken before the twin
+    // commits, cannot see that row. (PGlite runs one transaction at a time: there it simply comes second.)
+    const claim = claimIdempotencyKey(rt.database.db, request, rt.clock.now());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    commitTwin();
+    await twin;
+    expect(await claim).toEqual({ twin: true });
   });
 });
