@@ -146,6 +146,7 @@ export async function runApiBench(): Promise<void> {
       write = await measureWriteThenVisible(product.url, runners, {
         connections: options.writeConnections,
         seconds: options.seconds,
+        keys: options.writeKeys,
       });
       say(`  … memory over ${options.memorySeconds} s at ${options.readConnections} connections`);
       memory = await measureMemory(product, fixture, tokens);

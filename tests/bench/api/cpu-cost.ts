@@ -121,6 +121,7 @@ try {
           measureWriteThenVisible(product.url, writers, {
             connections: options.writeConnections,
             seconds: options.seconds,
+            keys: options.writeKeys,
           }),
       });
     }

@@ -86,6 +86,7 @@ try {
         const figures = await measureWriteThenVisible(product.url, writers, {
           connections: options.writeConnections,
           seconds: options.seconds,
+          keys: options.writeKeys,
         });
         say(`  ${JSON.stringify(figures)}`);
       } else {

@@ -10,6 +10,8 @@ export const options = {
   seconds: number('BENCH_SECONDS', 5),
   readConnections: number('BENCH_READ_CONNECTIONS', 100),
   writeConnections: number('BENCH_WRITE_CONNECTIONS', 20),
+  /** `1`: every POST /runs of the write row carries an Idempotency-Key, as the web app's always do. */
+  writeKeys: env.BENCH_WRITE_KEYS === '1',
   memorySeconds: number('BENCH_MEMORY_SECONDS', 60),
   settleGoals: number('BENCH_SETTLE_GOALS', 2_000),
   /** A file to write a CPU profile of the settlement's window to (the bench process runs the workers). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { weekStartingOn } from '../../../../domain/shared/week.ts';
 import { seededRandom } from '../../../contract/support/seeded-random.ts';
@@ -159,7 +160,7 @@ interface LoopContext {
 export async function measureWriteThenVisible(
   baseUrl: string,
   writers: Writer[],
-  options: { connections: number; seconds: number },
+  options: { connections: number; seconds: number; keys?: boolean },
 ): Promise<
   LoadFigures & {
     notVisible: number;
@@ -206,7 +207,11 @@ export async function measureWriteThenVisible(
       context.done = false;
       return {
         ...request,
-        headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${writer.token}`,
+          'content-type': 'application/json',
+          ...(options.keys ? { 'idempotency-key': randomUUID() } : {}),
+        },
         body: writer.prepared?.shift() ?? nextRunBody(writer, random),
       };
     },
