@@ -183,13 +183,13 @@ async function onceTogether<I, T>(
 ): Promise<Settled<Committed<T>>[]> {
   const keys = members.flatMap((m) => (m.key ? [m.key] : []));
   if (new Set(keys.map(keyName)).size < keys.length) throw new Error('Idempotency-Key twins in one group');
-  const recorded = new Map(keys.map((key, i) => [keyName(key), i]));
-  const outcomes = await lockOutcomes(tx, keys);
+  const locked = await lockOutcomes(tx, keys);
+  const outcomeOf = new Map(keys.map((key, i) => [keyName(key), locked[i] ?? null]));
   const settled: Settled<Committed<T>>[] = [];
   const todo: number[] = [];
   for (const [i, member] of members.entries()) {
-    const outcome = member.key ? outcomes[recorded.get(keyName(member.key))!]! : null;
-    if (outcome !== null) settled[i] = { ok: true, value: replayed<T>(outcome) };
+    const outcome = member.key ? outcomeOf.get(keyName(member.key)) : null;
+    if (outcome !== null && outcome !== undefined) settled[i] = { ok: true, value: replayed<T>(outcome) };
     else todo.push(i);
   }
   const done =
