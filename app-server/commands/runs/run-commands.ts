@@ -191,6 +191,9 @@ export async function changeRun(
 }
 
 /**
+ * The command that saves a new run. A GPS track (the app's, or a watch file's: `recordedWith`) is LogGpsRun, held
+ * to an upload's limits by the decider.
+ *
  * POST /runs with source `health_connect` / `apple_health`: a running workout from the phone's health store (the
  * native shell's import). Without a route it is the run decider's ImportRun (the store's distance, no track: XP and
  * free goals only, never a stake); with its route (where the runner shares it) it is a track uploaded after the fact,
@@ -210,45 +213,28 @@ async function newRunCommand(
   const startedAt = Temporal.Instant.from(body.started_at);
   const now = instantOf(context);
   const week = await uploadWeek(context, startedAt, goalIndex, tx);
+  // A track uploaded after the fact: the app's GPS, a watch file, a health workout with its route.
+  const uploaded = {
+    type: 'LogGpsRun' as const,
+    runId,
+    userId: context.userId,
+    startedAt,
+    durationSec: body.duration_sec,
+    positions: body.gps_data.positions,
+    notes: body.notes,
+    evidenceForStake: week === 'evidence',
+    live: false,
+    now,
+  };
   const source = body.source;
-  if (source === 'gps') {
-    return {
-      type: 'LogGpsRun',
-      runId,
-      userId: context.userId,
-      startedAt,
-      durationSec: body.duration_sec,
-      positions: body.gps_data.positions,
-      notes: body.notes,
-      weekSettled: week === 'settled',
-      evidenceForStake: week === 'evidence',
-      live: false,
-      recordedWith,
-      now,
-    };
-  }
+  if (source === 'gps') return { ...uploaded, weekSettled: week === 'settled', recordedWith };
   const importId = body.import_id ?? '';
   const cutoff = now.subtract({ hours: 24 * MAX_LOGGED_RUN_AGE_DAYS });
   if (week !== 'evidence' && startedAt.epochMilliseconds < cutoff.epochMilliseconds)
     throw new DomainRefusal(runErrors.tooOld(MAX_LOGGED_RUN_AGE_DAYS));
   if (week === 'settled') throw new DomainRefusal(runErrors.weekSettled());
-  const route = body.gps_data.positions;
-  if (route.length > 0) {
-    return {
-      type: 'LogGpsRun',
-      runId,
-      userId: context.userId,
-      startedAt,
-      durationSec: body.duration_sec,
-      positions: route,
-      notes: body.notes,
-      weekSettled: false,
-      evidenceForStake: week === 'evidence',
-      live: false,
-      healthWorkout: { source, importId },
-      now,
-    };
-  }
+  if (body.gps_data.positions.length > 0)
+    return { ...uploaded, weekSettled: false, healthWorkout: { source, importId } };
   return {
     type: 'ImportRun',
     runId,
