@@ -172,13 +172,18 @@ describe.each(databaseTargets())('KeyedRequest.once on %s', (target) => {
     // The twin: its claim inserted the row and recorded its outcome, not yet committed.
     let commitTwin = () => {};
     const twinCommitted = new Promise<void>((resolve) => (commitTwin = resolve));
+    let twinInserted = () => {};
+    const inserted = new Promise<void>((resolve) => (twinInserted = resolve));
     const twin = rt.database.db.transaction().execute(async (tx) => {
       await sql`
         INSERT INTO idempotency_keys (user_id, key, route, fingerprint, created_at, outcome)
         VALUES (${ana.id}, ${key}, ${request.route}, ${request.fingerprint}, ${rt.clock.now()}, '{"twin": true}'::jsonb)
       `.execute(tx);
+      twinInserted();
       await twinCommitted;
     });
+    // The claim starts once the twin's row is in (not yet committed); before that, the claim could insert it first.
+    await inserted;
     // On PostgreSQL this claim's insert waits for the twin's row; its statement's snapshot, taken before the twin
     // commits, cannot see that row. (PGlite runs one transaction at a time: there it simply comes second.)
     const claim = claimIdempotencyKey(rt.database.db, request, rt.clock.now());
