@@ -14,6 +14,11 @@ import { type RememberedState, type StreamStateCache, streamStateCache } from '.
 
 type Tx = Transaction<object>;
 
+/** A stream `flush` wrote: the store's answer, and the id of the newest event written (what a cache checks later). */
+export interface WrittenStream extends StreamAppendResult {
+  readonly lastEventId: string;
+}
+
 interface Loaded<State> {
   state: State;
   /** The revision the stream had when read (or after the last flush): what the next append expects. */
@@ -145,7 +150,7 @@ export class DecisionBatch<Command, Event extends DomainEvent, State> {
    * Appends every stream's decided events in one statement (in the batch's transaction when it has one). The states
    * in memory stay, expecting the revisions just written, so the batch can go on deciding.
    */
-  async flush(): Promise<StreamAppendResult[]> {
+  async flush(): Promise<WrittenStream[]> {
     const appends = [...this.#streams]
       .filter(([, s]) => s.pending.length > 0)
       .map(([streamId, s]) => ({ streamId, events: s.pending, expectedVersion: s.expectedVersion }));
@@ -154,9 +159,11 @@ export class DecisionBatch<Command, Event extends DomainEvent, State> {
       appends,
       this.transaction ? { transaction: this.transaction } : {},
     );
+    const written: WrittenStream[] = [];
     for (const result of results) {
       const loaded = this.#streams.get(result.streamId)!;
       const eventId = loaded.pending.at(-1)!.metadata.eventId;
+      written.push({ ...result, lastEventId: eventId });
       loaded.expectedVersion = result.nextExpectedRevision;
       loaded.pending = [];
       // Remembered as written; if the batch's transaction rolls back, the next load finds another event there.
@@ -166,6 +173,6 @@ export class DecisionBatch<Command, Event extends DomainEvent, State> {
         eventId,
       });
     }
-    return results;
+    return written;
   }
 }

@@ -26,19 +26,24 @@ export const STREAM_STATE_CAPACITY = 50_000;
 const caches = new WeakMap<object, WeakMap<object, StreamStateCache<unknown>>>();
 
 /**
- * The cache of `decider`'s states read through `store`: one per store and decider, so two runtimes in one process
- * never share one, and the states of two kinds of stream never mix.
+ * The cache of one kind of stream's states read through `store`: one per store and kind (the decider, or whatever
+ * object stands for how the state is built, such as a snapshot codec), so two runtimes in one process never share
+ * one, and the states of two kinds of stream never mix. `capacity` counts only when the cache is made (the first call).
  */
-export function streamStateCache<State>(store: object, decider: object): StreamStateCache<State> {
-  let byDecider = caches.get(store);
-  if (!byDecider) {
-    byDecider = new WeakMap();
-    caches.set(store, byDecider);
+export function streamStateCache<State>(
+  store: object,
+  kind: object,
+  capacity = STREAM_STATE_CAPACITY,
+): StreamStateCache<State> {
+  let byKind = caches.get(store);
+  if (!byKind) {
+    byKind = new WeakMap();
+    caches.set(store, byKind);
   }
-  let cache = byDecider.get(decider);
+  let cache = byKind.get(kind);
   if (!cache) {
-    cache = new BoundedMap(STREAM_STATE_CAPACITY);
-    byDecider.set(decider, cache);
+    cache = new BoundedMap(capacity);
+    byKind.set(kind, cache);
   }
   return cache as StreamStateCache<State>;
 }

@@ -149,8 +149,8 @@ function evolve(state: UserGoalsState, event: UserGoalsEvent): UserGoalsState {
       return { ...state, live };
     }
     case 'WeekPaused': {
-      const { weekStart, timeZone, reason } = event.data;
-      return { ...state, paused: { ...state.paused, [weekStart]: { timeZone, reason } } };
+      const { weekStart, timeZone } = event.data;
+      return { ...state, paused: { ...state.paused, [weekStart]: { timeZone } } };
     }
     case 'WeekPauseCanceled': {
       const { [event.data.weekStart]: _canceled, ...paused } = state.paused;

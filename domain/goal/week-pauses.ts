@@ -43,11 +43,13 @@ export interface CancelWeekPause {
   readonly now: Temporal.Instant;
 }
 
-/** A paused week as the index keeps it. */
+/**
+ * A paused week as the index keeps it: only what the rules decide on. The reason stays in the event (personal data,
+ * crypto-shredded) and in the pauses read model; keeping it out of the state lets a worker remember folded indexes
+ * (stream-state-cache.ts) without holding anyone's reason in memory.
+ */
 export interface PausedWeek {
   readonly timeZone: string;
-  /** Null once the account is erased (the reason is personal data, crypto-shredded). */
-  readonly reason: PauseReason | null;
 }
 
 function overlaps(a: WeekRange, b: WeekRange): boolean {

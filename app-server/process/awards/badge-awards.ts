@@ -10,7 +10,8 @@ import { executeCommand } from '../../commands/execute-command.ts';
 import { inParallel, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { deterministicUuid } from '../../commands/deterministic-uuid.ts';
-import type { BadgeEvent } from '../../../domain/badge/events.ts';
+import type { BadgeState } from '../../../domain/badge/state.ts';
+import { DecisionBatch } from '../../commands/decision-batch.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
 import { streams } from '../../../domain/shared/streams.ts';
 
@@ -25,13 +26,9 @@ async function awardDue(
   cause: RecordedEvent,
   userId: string,
   now: Date,
-  badgeHistory: readonly RecordedEvent[],
+  badges: BadgeState,
   ledger: XpLedgerState,
 ) {
-  const badges = badgeHistory.reduce(
-    (state, e) => badgeDecider.evolve(state, { type: e.type, data: e.data } as BadgeEvent),
-    badgeDecider.initialState,
-  );
   for (const badgeType of badgesNewlyEarned(badgeFactsOf(ledger), badges.badges.keys())) {
     await executeCommand(
       store,
@@ -66,10 +63,9 @@ export const badgeAwardsProcess: ProcessManager = {
     }
     // Every judged user's badges in one query. Badges are earned only here, by the user's own lane below (after this
     // read); a celebration written meanwhile earns none, and AwardBadge decides on a fresh read of the stream anyway.
-    const badgeStreams = await store.readStreams(
-      [...lastCauseByUser.keys()].map((userId) => streams.badges(userId)),
-      { transaction: tx },
-    );
+    // Remembered between batches (stream-state-cache.ts), so each is read from the newest event it remembers on.
+    const badgeStates = new DecisionBatch(store, badgeDecider, tx, { rememberStates: true });
+    await badgeStates.load([...lastCauseByUser.keys()].map((userId) => streams.badges(userId)));
     // Every judged user's XP ledger in two queries more. Only the XP process writes ledgers, and what it pays after
     // this read reaches this process as events of a later batch, which judges the user again.
     const ledgers = await loadXpLedgers(
@@ -78,14 +74,14 @@ export const badgeAwardsProcess: ProcessManager = {
       [...lastCauseByUser.keys()].map((userId) => streams.xpLedger(userId)),
     );
     // One user per lane, users side by side (each writes only its own badge stream): the round trips overlap.
-    await inParallel([...lastCauseByUser], TICK_CONCURRENCY, ([userId, cause]) =>
+    await inParallel([...lastCauseByUser], TICK_CONCURRENCY, async ([userId, cause]) =>
       awardDue(
         store,
         tx,
         cause,
         userId,
         now,
-        badgeStreams.get(streams.badges(userId)) ?? [],
+        await badgeStates.state(streams.badges(userId)),
         ledgers.get(streams.xpLedger(userId))!.state,
       ),
     );

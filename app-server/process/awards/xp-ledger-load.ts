@@ -15,6 +15,7 @@ import { executeCommand } from '../../commands/execute-command.ts';
 import {
   loadManyWithSnapshots,
   loadWithSnapshot,
+  rememberWritten,
   type SnapshotCodec,
   type SnapshotLoaded,
   snapshotIfDue,
@@ -25,13 +26,16 @@ import { DomainRefusal } from '../../commands/domain-refusal.ts';
 
 /**
  * The XP ledger's snapshots: one every 50 events, so an award reads at most 50 events however many runs the user
- * ever logged (one run is one or two ledger events).
+ * ever logged (one run is one or two ledger events). The worker also remembers the ledgers it loads or pays last
+ * (5,000 of them, tens of kilobytes each at most), so a run's XP and then its badges read one or two events each
+ * instead of every event since the snapshot. Ledger events carry no personal fields.
  */
 export const xpLedgerSnapshots: SnapshotCodec<XpLedgerState, XpLedgerSnapshot> = {
   version: XP_LEDGER_SNAPSHOT_VERSION,
   encode: xpLedgerToSnapshot,
   decode: xpLedgerFromSnapshot,
   every: 50,
+  remembered: 5_000,
 };
 
 /** A user's ledger: newest snapshot + the events after it (the same state as folding the whole stream). */
@@ -109,9 +113,20 @@ export async function payIntoLedgers(
   }
   const written = await batch.flush();
   const snapshots = [];
-  for (const { streamId, nextExpectedRevision } of written) {
+  for (const { streamId, nextExpectedRevision, lastEventId } of written) {
     const state = await batch.state(streamId);
-    snapshots.push({ streamId, loaded: loaded.get(streamId)!, state, revision: nextExpectedRevision });
+    snapshots.push({ streamId, loaded: loaded.get(streamId)!, state, revision: nextExpectedRevision, lastEventId });
   }
-  await snapshotsIfDue(tx, codec, snapshots);
+  const snapshotted = await snapshotsIfDue(tx, codec, snapshots);
+  rememberWritten(
+    store,
+    codec,
+    snapshots.map((s) => ({
+      streamId: s.streamId,
+      state: s.state,
+      revision: s.revision,
+      eventId: s.lastEventId,
+      snapshotRevision: snapshotted.has(s.streamId) ? s.revision : s.loaded.snapshotRevision,
+    })),
+  );
 }
