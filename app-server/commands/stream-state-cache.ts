@@ -8,8 +8,10 @@ import { BoundedMap } from '../bounded-map.ts';
  * events that are not there: a state remembered from a transaction that then rolled back, or from another database
  * with the same stream ids (tests run many runtimes in one process), fails that check and is read again.
  *
- * Only for streams whose events carry no personal fields (app-server/privacy/personal-data-policy.ts): a remembered
- * state is not shredded by an erasure. Bounded: the least recently used entry goes first.
+ * Only for states that hold no personal field (app-server/privacy/personal-data-policy.ts): a remembered state is not
+ * shredded by an erasure. Remembered today: goals, stakes, XP ledgers, badge collections, accounts and goal indexes
+ * (whose WeekPaused events carry a reason the index's state leaves out: domain/goal/week-pauses.ts). Bounded: the
+ * least recently used entry goes first.
  */
 export interface RememberedState<State> {
   readonly state: State;

@@ -33,6 +33,15 @@ const reserved = (goalId: string, weekStart: string): UserGoalsEvent => ({
 });
 
 describe('pauses with notice (issue 25)', () => {
+  it('keeps the pause, not its reason, in the goal index (personal data; workers remember this state in memory)', () => {
+    const state = [paused('2026-11-30'), reserved('g1', '2026-12-07')].reduce(
+      userGoalsDecider.evolve,
+      userGoalsDecider.initialState,
+    );
+    expect(state.paused).toEqual({ '2026-11-30': { timeZone: NY } });
+    expect(JSON.stringify(state)).not.toContain('travel');
+  });
+
   it('refuses a week six days ahead, naming the earliest week that can be paused', () => {
     given(userGoalsDecider)
       .when(pause('2026-11-23'))
