@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogPosition } from '../../domain/shared/event-store.ts';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { untilCommittedIsVisible } from '../support/committed-log.ts';
 import { createTestUser, runBody, type TestUser } from '../support/users.ts';
 import { badRequests, type FuzzOperation, type FuzzRequest } from './fuzz/bad-input.ts';
 import type { JsonSchema } from './fuzz/schema-arbitrary.ts';
@@ -105,6 +106,7 @@ describe.each(databaseTargets())('fuzzing every operation of /openapi.json on %s
 
   /** Event types the request with this id appended since `before`. */
   async function appendedBy(requestId: string | null, before: LogPosition | null): Promise<string[]> {
+    await untilCommittedIsVisible(rt.store);
     const events = await rt.store.readAll({ after: before, maxCount: 10_000 });
     return events.filter((e) => e.metadata.correlationId === requestId).map((e) => e.type);
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { untilCommittedIsVisible } from '../support/committed-log.ts';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 import { type FakeActivity, FakeStrava, STRAVA_CLIENT_ID, STRAVA_CLIENT_SECRET } from '../support/strava-stand-in.ts';
 import { createTestUser, freshToken, settle, type TestUser } from '../support/users.ts';
@@ -270,6 +271,7 @@ describe.each(databaseTargets())('Strava integration on %s', (target) => {
     expect(one.body.data).toMatchObject({ source: 'strava', distance_km: 5 });
     expect(one.body.data.gps_data.positions.length).toBeGreaterThan(1);
     expect((await as(bob)('GET', `/runs/${one.body.data.id}`)).status).toBe(404);
+    await untilCommittedIsVisible(runtime.store);
     const recorded = (await runtime.store.readAll({})).filter((e) => e.streamId.startsWith('run-strava-'));
     expect(recorded).toHaveLength(6);
     const connectionEvents = (await runtime.store.readAll({}))
@@ -455,6 +457,7 @@ describe.each(databaseTargets())('Strava integration on %s', (target) => {
     expect((await as(alice)('DELETE', '/api/integrations/strava/disconnect')).status).toBe(404);
     expect((await as(alice)('DELETE', '/api/integrations/garmin/disconnect')).status).toBe(501);
     await tick(); // the reconnection's backfill, if still queued, finds no account and stops
+    await untilCommittedIsVisible(runtime.store);
     const types = (await runtime.store.readAll({}))
       .filter((e) => e.streamId.startsWith('external-account-'))
       .map((e) => e.type);

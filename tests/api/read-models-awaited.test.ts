@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { comparePositions, type LogPosition } from '../../domain/shared/event-store.ts';
+import type { LogPosition } from '../../domain/shared/event-store.ts';
 import { A_RUN_LEAVES_TO_CATCH_UP } from '../../app-server/http/read-your-writes.ts';
 import { allProjectors } from '../../projections/registry.ts';
 import { saveCard } from '../money/money-fixtures.ts';
+import { untilCommittedIsVisible } from '../support/committed-log.ts';
 import { databaseTargets, startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 import { createTestUser, runBody, type TestUser } from '../support/users.ts';
 
@@ -33,17 +34,6 @@ describe.each(databaseTargets())('the read models each write waits for on %s', (
    * open sits behind the log's horizon: readAll leaves it out until that transaction ends. Reading the request's own
    * events before then found none (a CI run: PATCH /runs "appended" nothing). Wait for the committed head first.
    */
-  async function untilCommittedIsVisible() {
-    const committed = await rt.store.headPosition({ committed: true });
-    await vi.waitFor(
-      async () => {
-        const visible = await rt.store.headPosition();
-        expect(committed && (!visible || comparePositions(visible, committed) < 0)).toBeFalsy();
-      },
-      { timeout: 10_000, interval: 20 },
-    );
-  }
-
   /** Sends a write; answers its response, the types it appended (from the log) and the read models it waited for. */
   async function write(user: TestUser | null, method: string, path: string, body?: unknown, key?: string) {
     const before: LogPosition | null = await rt.store.headPosition();
@@ -56,7 +46,7 @@ describe.each(databaseTargets())('the read models each write waits for on %s', (
     expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
     expect(res.body.catching_up, `${method} ${path}`).toBeUndefined();
     const requestId = res.headers.get('x-request-id');
-    await untilCommittedIsVisible();
+    await untilCommittedIsVisible(rt.store);
     // A user's command correlates with the request; the operator's is the operator's (its own correlation id).
     const own = (await rt.store.readAll({ after: before, maxCount: 10_000 })).filter(
       (e) =>
