@@ -1,13 +1,13 @@
 import type { GpsPosition } from './geo.ts';
 
-/** FNV-1a over a string, 32 bits, from a given offset basis. */
-function fnv1a(text: string, basis: number): number {
-  let hash = basis >>> 0;
+/** FNV-1a, 32 bits, over `text` continuing from `hash` (an offset basis to start). */
+function fnv1a(text: string, hash: number): number {
+  let h = hash >>> 0;
   for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
   }
-  return hash;
+  return h;
 }
 
 /**
@@ -18,7 +18,15 @@ function fnv1a(text: string, basis: number): number {
  */
 export function trackKey(positions: readonly GpsPosition[]): string | null {
   if (positions.length < 2) return null;
-  const text = positions.map((p) => `${Math.round(p.latitude * 1e6)},${Math.round(p.longitude * 1e6)}`).join(';');
+  // Both hashes of `lat,lon;lat,lon;…` fed fix by fix, without building the whole text.
+  let first = 0x811c9dc5;
+  let second = 0x050c5d1f;
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i]!;
+    const fix = `${i > 0 ? ';' : ''}${Math.round(p.latitude * 1e6)},${Math.round(p.longitude * 1e6)}`;
+    first = fnv1a(fix, first);
+    second = fnv1a(fix, second);
+  }
   const hex = (n: number) => n.toString(16).padStart(8, '0');
-  return `${hex(fnv1a(text, 0x811c9dc5))}${hex(fnv1a(text, 0x050c5d1f))}`;
+  return `${hex(first)}${hex(second)}`;
 }

@@ -42,16 +42,27 @@ export interface TrackClaim {
 const kmh = (km: number, sec: number) => (sec > 0 ? (km / sec) * 3600 : km > 0 ? Number.POSITIVE_INFINITY : 0);
 
 /**
+ * Just under the slowest record speed of any duration (worldRecordSpeedKmh never goes below its longest record's; the
+ * margin covers the last bit of its interpolation's rounding). A window no faster than this beats no record, so the
+ * record for its duration is not worked out: most windows of a run are far below it.
+ */
+const SLOWEST_RECORD_KMH = worldRecordSpeedKmh(Number.POSITIVE_INFINITY) * (1 - 1e-9);
+
+/**
  * Marks the segments covered by a window whose average speed breaks a limit: for each window length, each start
  * fix's window ends at the first fix at least that long after it. Jumps add no distance (they are thrown out on
  * their own); gaps add their straight-line distance, a lower bound of the ground covered. Ranges are marked with a
  * difference array, so the whole check is O(fixes × windows).
  */
-function markFastWindows(fixes: readonly GpsPosition[], kinds: readonly Segment['kind'][]) {
+function markFastWindows(
+  fixes: readonly GpsPosition[],
+  kinds: readonly Segment['kind'][],
+  segmentKm: readonly number[],
+) {
   const n = kinds.length;
   const cumKm = [0];
   for (let i = 0; i < n; i++) {
-    cumKm.push(cumKm[i]! + (kinds[i] === 'jump' ? 0 : haversineKm(fixes[i]!, fixes[i + 1]!)));
+    cumKm.push(cumKm[i]! + (kinds[i] === 'jump' ? 0 : segmentKm[i]!));
   }
   const tooFast = new Array<number>(n + 1).fill(0);
   const cycling = new Array<number>(n + 1).fill(0);
@@ -67,7 +78,7 @@ function markFastWindows(fixes: readonly GpsPosition[], kinds: readonly Segment[
       if (j > n) break;
       const sec = (fixes[j]!.timestamp - fixes[i]!.timestamp) / 1000;
       const speed = kmh(cumKm[j]! - cumKm[i]!, sec);
-      if (speed > worldRecordSpeedKmh(sec)) {
+      if (speed > SLOWEST_RECORD_KMH && speed > worldRecordSpeedKmh(sec)) {
         tooFast[i]!++;
         tooFast[j]!--;
       }
@@ -100,29 +111,35 @@ export function readTrack(positions: readonly GpsPosition[], claim: TrackClaim):
   // The fix rules the live tracker applies too (plausible-track.ts), so it shows the distance counted here.
   const accurate = accurateFixes(inTime);
   const clean = cleanFixes(accurate);
+  // Each segment's length once, for the speed windows and the segments both.
+  const segmentKm = clean.slice(1).map((b, i) => haversineKm(clean[i]!, b));
   const kinds = clean.slice(1).map((b, i): Segment['kind'] => {
     const a = clean[i]!;
     if (isJump(a, b)) return 'jump';
     return (b.timestamp - a.timestamp) / 1000 > limits.maxDenseGapSec ? 'gap' : 'dense';
   });
-  const speedMarks = markFastWindows(clean, kinds);
+  const speedMarks = markFastWindows(clean, kinds, segmentKm);
   const segments = kinds.map((kind, i): Segment => {
     const a = clean[i]!;
     const b = clean[i + 1]!;
     return {
       startMs: a.timestamp,
       endMs: b.timestamp,
-      km: haversineKm(a, b),
+      km: segmentKm[i]!,
       kind,
       late: claim.isLate(a) || claim.isLate(b),
       ...speedMarks[i]!,
     };
   });
+  // A stage that dropped nothing kept the same fixes in the same order (each stage only removes): the same length.
+  const rawKm = trackLengthKm(positions);
+  const inTimeKm = inTime.length === positions.length ? rawKm : trackLengthKm(inTime);
+  const accurateKm = accurate.length === inTime.length ? inTimeKm : trackLengthKm(accurate);
   return {
-    rawKm: trackLengthKm(positions),
-    inTimeKm: trackLengthKm(inTime),
-    accurateKm: trackLengthKm(accurate),
-    cleanKm: trackLengthKm(clean),
+    rawKm,
+    inTimeKm,
+    accurateKm,
+    cleanKm: clean.length === accurate.length ? accurateKm : trackLengthKm(clean),
     dropped: {
       outsideTime: positions.length - inTime.length,
       inaccurate: inTime.length - accurate.length,
