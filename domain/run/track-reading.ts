@@ -132,14 +132,17 @@ export function readTrack(positions: readonly GpsPosition[], claim: TrackClaim):
     };
   });
   // A stage that dropped nothing kept the same fixes in the same order (each stage only removes): the same length.
+  // The clean track's is its segments' lengths summed in order, as trackLengthKm sums them.
   const rawKm = trackLengthKm(positions);
   const inTimeKm = inTime.length === positions.length ? rawKm : trackLengthKm(inTime);
   const accurateKm = accurate.length === inTime.length ? inTimeKm : trackLengthKm(accurate);
+  let cleanKm = 0;
+  for (const km of segmentKm) cleanKm += km;
   return {
     rawKm,
     inTimeKm,
     accurateKm,
-    cleanKm: clean.length === accurate.length ? accurateKm : trackLengthKm(clean),
+    cleanKm,
     dropped: {
       outsideTime: positions.length - inTime.length,
       inaccurate: inTime.length - accurate.length,
