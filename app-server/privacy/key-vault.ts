@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { createSecretBox, type SecretBox } from '../auth/secrets.ts';
 import { BoundedMap } from '../bounded-map.ts';
 
@@ -47,38 +47,61 @@ export class PersonalKeyVault {
    * insert that does nothing and then the read.
    */
   async keyFor(subjectId: string, db: Db = this.#db): Promise<SecretBox> {
-    const existing = await this.existingKey(subjectId, db);
-    if (existing) return existing;
-    await db
-      .withTables<KeyTables>()
-      .insertInto('personal_data_keys')
-      .values({
-        subject_id: subjectId,
-        sealed_key: this.#master.seal(randomBytes(32).toString('base64url')),
-        created_at: this.#now(),
-      })
-      // Another transaction may create it meanwhile: theirs is kept, and read below.
-      .onConflict((oc) => oc.column('subject_id').doNothing())
-      .execute();
-    const found = await this.existingKey(subjectId, db);
-    if (!found) throw new Error(`Personal data key for ${subjectId} vanished while being created`);
-    return found;
+    return (await this.keysFor([subjectId], db)).get(subjectId)!;
+  }
+
+  /**
+   * keyFor for several subjects at once, in as many statements as one (a group of runs from eight runners sealed
+   * their tracks one key read after another, each a round trip inside the group's transaction).
+   */
+  async keysFor(subjectIds: readonly string[], db: Db = this.#db): Promise<Map<string, SecretBox>> {
+    const keys = await this.existingKeys(subjectIds, db);
+    const missing = [...keys].flatMap(([subject, box]) => (box ? [] : [subject]));
+    if (missing.length > 0) {
+      await db
+        .withTables<KeyTables>()
+        .insertInto('personal_data_keys')
+        .values(
+          missing.map((subject) => ({
+            subject_id: subject,
+            sealed_key: this.#master.seal(randomBytes(32).toString('base64url')),
+            created_at: this.#now(),
+          })),
+        )
+        // Another transaction may create one meanwhile: theirs is kept, and read below.
+        .onConflict((oc) => oc.column('subject_id').doNothing())
+        .execute();
+      for (const [subject, box] of await this.existingKeys(missing, db)) {
+        if (!box) throw new Error(`Personal data key for ${subject} vanished while being created`);
+        keys.set(subject, box);
+      }
+    }
+    return keys as Map<string, SecretBox>;
   }
 
   /** The subject's key if it still exists, else null (shredded, or never needed). */
   async existingKey(subjectId: string, db: Db = this.#db): Promise<SecretBox | null> {
-    const cached = this.#cached(subjectId);
-    if (cached) return cached;
-    const row = await db
+    return (await this.existingKeys([subjectId], db)).get(subjectId)!;
+  }
+
+  /** existingKey for several subjects: those not remembered are read in one statement. */
+  async existingKeys(subjectIds: readonly string[], db: Db = this.#db): Promise<Map<string, SecretBox | null>> {
+    const keys = new Map<string, SecretBox | null>();
+    for (const subject of subjectIds) keys.set(subject, this.#cached(subject));
+    const toRead = [...keys].flatMap(([subject, box]) => (box ? [] : [subject]));
+    if (toRead.length === 0) return keys;
+    const rows = await db
       .withTables<KeyTables>()
       .selectFrom('personal_data_keys')
-      .select('sealed_key')
-      .where('subject_id', '=', subjectId)
-      .executeTakeFirst();
-    if (!row) return null;
-    const box = createSecretBox(this.#master.open(row.sealed_key));
-    this.#cache.set(subjectId, { box, until: performance.now() + CACHE_MS });
-    return box;
+      .select(['subject_id', 'sealed_key'])
+      .where(sql<boolean>`subject_id = ANY(${toRead}::text[])`)
+      .execute();
+    for (const row of rows) {
+      const box = createSecretBox(this.#master.open(row.sealed_key));
+      this.#cache.set(row.subject_id, { box, until: performance.now() + CACHE_MS });
+      keys.set(row.subject_id, box);
+    }
+    return keys;
   }
 
   /** Destroys the subject's key. */

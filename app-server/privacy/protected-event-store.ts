@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { EventStore, NewEvent, RecordedEvent } from '../../domain/shared/event-store.ts';
+import type { SecretBox } from '../auth/secrets.ts';
 import type { PersonalKeyVault } from './key-vault.ts';
 import type { PersonalDataRule } from './personal-data-policy.ts';
 
@@ -23,35 +24,50 @@ export function protectPersonalData(
   vault: PersonalKeyVault,
   rules: Readonly<Record<string, PersonalDataRule>>,
 ): EventStore<Tx> {
-  const seal = async (events: readonly NewEvent[], tx: Tx | undefined): Promise<NewEvent[]> =>
-    Promise.all(
-      events.map(async (event) => {
-        const rule = rules[event.type];
-        const data = event.data as Record<string, unknown>;
-        const subject = rule?.subject(data);
-        if (!rule || !subject) return event;
-        const box = await vault.keyFor(subject, tx);
-        const sealed = { ...data };
-        for (const field of rule.fields) {
-          if (sealed[field] !== undefined && sealed[field] !== null && !isSealed(sealed[field])) {
-            sealed[field] = { $personal: box.seal(JSON.stringify(sealed[field])) } satisfies SealedField;
-          }
-        }
-        return { ...event, data: sealed };
-      }),
-    );
+  /** The subject whose key seals the event's personal fields; null when it has none. */
+  const subjectOf = (event: { type: string; data: unknown }): string | null =>
+    rules[event.type]?.subject(event.data as Record<string, unknown>) || null;
 
+  /** Every event of `batches` sealed, the keys of all their subjects read or made in one go (PersonalKeyVault.keysFor). */
+  const seal = async (batches: readonly (readonly NewEvent[])[], tx: Tx | undefined): Promise<NewEvent[][]> => {
+    const subjects = new Set(batches.flatMap((events) => events.flatMap((e) => subjectOf(e) ?? [])));
+    const keys = subjects.size > 0 ? await vault.keysFor([...subjects], tx) : new Map<string, SecretBox>();
+    return Promise.all(
+      batches.map((events) =>
+        Promise.all(
+          events.map(async (event) => {
+            const subject = subjectOf(event);
+            if (!subject) return event;
+            const box = keys.get(subject)!;
+            const sealed = { ...(event.data as Record<string, unknown>) };
+            for (const field of rules[event.type]!.fields) {
+              if (sealed[field] !== undefined && sealed[field] !== null && !isSealed(sealed[field])) {
+                sealed[field] = { $personal: await box.sealAsync(JSON.stringify(sealed[field])) } satisfies SealedField;
+              }
+            }
+            return { ...event, data: sealed };
+          }),
+        ),
+      ),
+    );
+  };
+
+  /** Whether the event holds a sealed field to open. */
+  const hasSealed = (event: RecordedEvent): boolean =>
+    rules[event.type]?.fields.some((field) => isSealed((event.data as Record<string, unknown>)[field])) ?? false;
+
+  /** `events` with their personal fields opened (null where the key is shredded), every subject's key read in one go. */
   const reveal = async (events: RecordedEvent[], tx: Tx | undefined): Promise<RecordedEvent[]> => {
+    const subjects = new Set(events.flatMap((e) => (hasSealed(e) ? (subjectOf(e) ?? []) : [])));
+    if (subjects.size === 0) return events;
+    const keys = await vault.existingKeys([...subjects], tx);
     for (let i = 0; i < events.length; i++) {
       const event = events[i]!;
-      const rule = rules[event.type];
-      if (!rule) continue;
-      const data = event.data as Record<string, unknown>;
-      if (!rule.fields.some((field) => isSealed(data[field]))) continue;
-      const subject = rule.subject(data);
-      const box = subject ? await vault.existingKey(subject, tx) : null;
-      const opened = { ...data };
-      for (const field of rule.fields) {
+      if (!hasSealed(event)) continue;
+      const subject = subjectOf(event);
+      const box = subject ? (keys.get(subject) ?? null) : null;
+      const opened = { ...(event.data as Record<string, unknown>) };
+      for (const field of rules[event.type]!.fields) {
         const value = opened[field];
         if (isSealed(value)) opened[field] = box ? JSON.parse(box.open(value.$personal)) : null;
       }
@@ -62,17 +78,28 @@ export function protectPersonalData(
 
   return {
     async appendToStream(streamId, events, options = {}) {
-      return store.appendToStream(streamId, await seal(events, options.transaction), options);
+      const [sealed] = await seal([events], options.transaction);
+      return store.appendToStream(streamId, sealed!, options);
     },
     async appendToStreams(appends, options = {}) {
-      const sealed = await Promise.all(
-        appends.map(async (a) => ({ ...a, events: await seal(a.events, options.transaction) })),
+      const sealed = await seal(
+        appends.map((a) => a.events),
+        options.transaction,
       );
-      return store.appendToStreams(sealed, options);
+      return store.appendToStreams(
+        appends.map((a, i) => ({ ...a, events: sealed[i]! })),
+        options,
+      );
     },
     async readStreams(streamIds, options = {}) {
       const byStream = await store.readStreams(streamIds, options);
-      for (const [id, events] of byStream) byStream.set(id, await reveal(events, options.transaction));
+      // One read of the keys for every stream: the streams' events revealed together, then put back per stream.
+      const all = await reveal([...byStream.values()].flat(), options.transaction);
+      let at = 0;
+      for (const [id, events] of byStream) {
+        byStream.set(id, all.slice(at, at + events.length));
+        at += events.length;
+      }
       return byStream;
     },
     async readStream(streamId, options = {}) {
