@@ -74,8 +74,14 @@ async function measure(
   // pg_stat_database lags by up to its flush interval: a moment for the counters to arrive.
   await new Promise((r) => setTimeout(r, 1_500));
   const statements = ((await commits(databaseUrl)) - commitsBefore) / requests;
+  // The write row's shape: where its time goes (the POST, or reads of the goal until the run shows).
+  const write = figures as Partial<Record<'postP50Ms' | 'postP99Ms' | 'readsPerRun', number>>;
+  const shape =
+    write.postP99Ms !== undefined
+      ? `  p50 ${Math.round(figures.p50Ms)} ms; POST p50 ${Math.round(write.postP50Ms!)}, p99 ${Math.round(write.postP99Ms)} ms; ${write.readsPerRun!.toFixed(2)} reads/run`
+      : '';
   say(
-    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(figures.p99Ms).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs}${eachUs.length > 1 ? `; API ${eachUs[0]}, worker ${eachUs.slice(1).join(' + ')}` : ''})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  load generator ${Math.round(loadUs)} µs/req  ${statements.toFixed(2)} transactions/req  failures ${figures.failures}`,
+    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(Math.round(figures.p99Ms)).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs}${eachUs.length > 1 ? `; API ${eachUs[0]}, worker ${eachUs.slice(1).join(' + ')}` : ''})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  load generator ${Math.round(loadUs)} µs/req  ${statements.toFixed(2)} transactions/req  failures ${figures.failures}${shape}`,
   );
 }
 
