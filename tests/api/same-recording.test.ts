@@ -67,6 +67,19 @@ describe.each(databaseTargets())('the same recording is one run, on %s', (target
     expect(await progressOf(ana)).toBe(5);
   });
 
+  it('sent again with another start (a week earlier, where there is no goal): answered as the run saved first, goal and all', async () => {
+    const [saved] = await runsOf(ana);
+    const started = Date.parse(body.started_at);
+    const earlier = { ...body, started_at: new Date(started - 7 * 86_400_000).toISOString() };
+    const again = await post(ana, '/runs', earlier);
+    expect(again.status).toBe(201);
+    // The answer is the saved run as the runs page shows it: its own start, and the sentence about its own week's goal
+    // (POST /runs reads the weeks of the start it was sent with alongside the run; a run found elsewhere is read again).
+    expect(again.body.data).toEqual(saved);
+    expect(again.body.data.started_at).toBe(new Date(started).toISOString());
+    expect(again.body.data.verification.summary).toBe(saved!.verification.summary);
+  });
+
   it('a different recording (one fix moved) is a second run', async () => {
     const [saved] = await runsOf(ana);
     const positions = body.gps_data.positions.map((p, i) => (i === 3 ? { ...p, latitude: p.latitude + 0.00001 } : p));

@@ -64,7 +64,7 @@ export function runsRoutes(deps: AppDeps) {
         data: { id: runId },
       });
       if (!wait.ready) return wait.answer;
-      return c.json(await savedRun(context.userId, runId), 201);
+      return c.json(await savedRun(context.userId, runId, Date.parse(body.started_at)), 201);
     })
     .post('/runs/gps/start', guard, async (c) => {
       const raw = await readJson(c);

@@ -12,6 +12,13 @@ import { countable, runJson } from './runs-json.ts';
 /** A saved run's answer (§7 POST /runs): the run with its verdict, and the current goal with the run counted. */
 export type SavedRunAnswer = Awaited<ReturnType<typeof answersOf>>[number];
 
+/** A saved run asked for; `startedAtMs`: when the run began, if the caller knows it (POST /runs: its body's). */
+interface Asked {
+  readonly userId: string;
+  readonly runId: string;
+  readonly startedAtMs?: number;
+}
+
 /**
  * The answers of saved runs, for the runs the same group commit saved (or any asked side by side) in three statements
  * however many there are: the runs with their neighbours, the weeks around them, their runners' current goals. One
@@ -20,27 +27,47 @@ export type SavedRunAnswer = Awaited<ReturnType<typeof answersOf>>[number];
  * Reads the primary: the answer follows the run's own write (it never runs in a read-only request's replica scope).
  */
 export function savedRunAnswers(db: Kysely<object>, clock: Clock) {
-  const grouped = new GroupedStatements((asked: readonly { userId: string; runId: string }[]) =>
-    answersOf(db, asked, clock.now()),
-  );
-  return async (userId: string, runId: string) => {
-    const answer = await grouped.ask({ userId, runId });
+  const grouped = new GroupedStatements((asked: readonly Asked[]) => answersOf(db, asked, clock.now()));
+  /** `startedAtMs`, when known, lets the three statements go together (see answersOf). */
+  return async (userId: string, runId: string, startedAtMs?: number) => {
+    const answer = await grouped.ask({ userId, runId, ...(startedAtMs === undefined ? {} : { startedAtMs }) });
     if (!answer) throw new HttpError(404, 'Run not found');
     return answer;
   };
 }
 
-async function answersOf(db: Kysely<object>, asked: readonly { userId: string; runId: string }[], now: Date) {
-  const found = await findOwnRunsWithNeighbours(db, asked);
-  const saved = [...found.values()];
-  const users = [...new Set(saved.map(({ run }) => run.user_id))];
+/**
+ * The three statements at once, not the runs first and then the two that depend on them (two round trips after the
+ * commit, which every POST /runs waited for): the goals are read for the users asked (a found run is always the asked
+ * user's), the weeks for the start each caller gave. A run found starting elsewhere (a copy of a recording posted with
+ * another start answers the run saved first) or asked without a start has its weeks read after, as before.
+ */
+async function answersOf(db: Kysely<object>, asked: readonly Asked[], now: Date) {
+  const users = [...new Set(asked.map((a) => a.userId))];
+  const hinted = asked.flatMap((a) => (a.startedAtMs === undefined ? [] : [a]));
+  const [found, started, hintedWeeks] = await Promise.all([
+    findOwnRunsWithNeighbours(db, asked),
+    startedGoalRowsOfUsers(db, users, now),
+    goalWeeksOfSpans(
+      db,
+      hinted.map((a) => ({ userId: a.userId, fromMs: a.startedAtMs!, toMs: a.startedAtMs! })),
+    ),
+  ]);
+  const weeksByRun = new Map(
+    hinted.map((a, i) => [ownRunKey(a.userId, a.runId), { atMs: a.startedAtMs!, weeks: hintedWeeks[i]! }]),
+  );
   // The goals each run's start counts toward (goalWeeksBetween over the run's own instant, as runsJson asks).
-  const spans = saved.map(({ run }) => {
+  const unknown = [...found].flatMap(([key, { run }]) => {
     const startedMs = new Date(run.started_at).getTime();
-    return { userId: run.user_id, fromMs: startedMs, toMs: startedMs };
+    return weeksByRun.get(key)?.atMs === startedMs ? [] : [{ key, userId: run.user_id, startedMs }];
   });
-  const [started, weeks] = await Promise.all([startedGoalRowsOfUsers(db, users, now), goalWeeksOfSpans(db, spans)]);
-  const weeksOf = new Map(saved.map(({ run }, i) => [run, weeks[i]!]));
+  if (unknown.length > 0) {
+    const weeks = await goalWeeksOfSpans(
+      db,
+      unknown.map((u) => ({ userId: u.userId, fromMs: u.startedMs, toMs: u.startedMs })),
+    );
+    for (const [i, u] of unknown.entries()) weeksByRun.set(u.key, { atMs: u.startedMs, weeks: weeks[i]! });
+  }
   return asked.map(({ userId, runId }) => {
     const one = found.get(ownRunKey(userId, runId));
     if (!one) return null;
@@ -48,7 +75,7 @@ async function answersOf(db: Kysely<object>, asked: readonly { userId: string; r
     const goal = currentGoalOf(started.get(userId) ?? [], now);
     return {
       success: true as const,
-      data: runJson(one.run, counted, weeksOf.get(one.run) ?? []),
+      data: runJson(one.run, counted, weeksByRun.get(ownRunKey(userId, runId))?.weeks ?? []),
       goal: goal ? goalJson(goal, now) : null,
     };
   });
