@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { patchRunBodySchema, runBodySchema } from '../../../domain/validation/run.ts';
+import { runBodyFast } from '../../../domain/validation/run-body-fast.ts';
 import {
   gpsFinishBodySchema,
   gpsPositionsBodySchema,
@@ -52,7 +53,8 @@ export function runsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .post('/runs', guard, async (c) => {
       const raw = await readJson(c);
-      const body = parseRequest(runBodySchema, raw);
+      // The usual GPS body without zod walking every fix (run-body-fast.ts); anything else, and every refusal, by zod.
+      const body = runBodyFast(raw) ?? parseRequest(runBodySchema, raw);
       const context = commandContext(deps, c);
       const keyed = await keyedRequest(deps, c, raw);
       // Saved with the runs posted meanwhile, in one transaction; a retry with its key answers the run it saved, and
