@@ -58,13 +58,12 @@ export function protectPersonalData(
 
   /** `events` with their personal fields opened (null where the key is shredded), every subject's key read in one go. */
   const reveal = async (events: RecordedEvent[], tx: Tx | undefined): Promise<RecordedEvent[]> => {
-    const subjects = new Set(events.flatMap((e) => (hasSealed(e) ? (subjectOf(e) ?? []) : [])));
-    if (subjects.size === 0) return events;
-    const keys = await vault.existingKeys([...subjects], tx);
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i]!;
-      if (!hasSealed(event)) continue;
-      const subject = subjectOf(event);
+    // The events holding sealed fields and their subjects, found once; a sealed field without a subject reads as null.
+    const sealed = events.flatMap((event, i) => (hasSealed(event) ? [{ i, event, subject: subjectOf(event) }] : []));
+    if (sealed.length === 0) return events;
+    const subjects = new Set(sealed.flatMap((s) => s.subject ?? []));
+    const keys = subjects.size > 0 ? await vault.existingKeys([...subjects], tx) : new Map<string, SecretBox | null>();
+    for (const { i, event, subject } of sealed) {
       const box = subject ? (keys.get(subject) ?? null) : null;
       const opened = { ...(event.data as Record<string, unknown>) };
       for (const field of rules[event.type]!.fields) {

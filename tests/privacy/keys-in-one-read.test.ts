@@ -66,6 +66,26 @@ describe.each(databaseTargets())('the data keys of a batch are read in one state
     for (const subject of subjects) expect(again.get(subject)!.open(keys.get(subject)!.seal('x'))).toBe('x');
   });
 
+  it('a sealed field whose event names no subject reads as null, beside events whose keys are read', async () => {
+    const raw = createPostgresEventStore(runtime.database);
+    const streamId = `run-keys-orphan-${target}`;
+    const metadata = () => ({
+      eventId: randomUUID(),
+      occurredAt: '2026-11-18T12:00:00Z',
+      actorId: null,
+      correlationId: randomUUID(),
+      causationId: null,
+      schemaVersion: 1,
+    });
+    await raw.appendToStream(streamId, [
+      { type: 'RunNotesEdited', data: { runId: 'orphan', notes: { $personal: 'v1.a.b.c' } }, metadata: metadata() },
+    ]);
+    const { vault } = vaultCounting();
+    const store = protectPersonalData(raw, vault, personalDataRules);
+    const [event] = await store.readStream(streamId);
+    expect((event!.data as { notes: unknown }).notes).toBeNull();
+  });
+
   it('the protected store seals a batch of runners and reveals it with one key statement each way', async () => {
     const users = Array.from({ length: 6 }, (_, i) => `store-batch-${target}-${i}`);
     const writing = vaultCounting();
