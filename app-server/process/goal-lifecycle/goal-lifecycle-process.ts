@@ -8,12 +8,12 @@ import type { StakeAppealed } from '../../../domain/stake/appeal-events.ts';
 import { comparePositions, type EventStore, type RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { isWithinWeek, weekStartingOn } from '../../../domain/shared/week.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
-import { inParallel, inParallelByKey, TICK_CONCURRENCY } from '../in-parallel.ts';
+import { inParallelByKey, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { tickGoalClock } from './goal-clock.ts';
 import { recordProgressTogether } from './record-progress.ts';
 import { forgetRun, rememberRuns, startsAffectedBy, startsAffectedByEach } from './run-facts.ts';
-import { type EvidenceTrigger, weighStakeEvidence } from './stake-evidence.ts';
+import { type EvidenceTrigger, weighStakesEvidence } from './stake-evidence.ts';
 import { loadStake } from '../stakes/stake-stream.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
 import { GOAL_LIFECYCLE } from './process-name.ts';
@@ -109,9 +109,10 @@ export const goalLifecycleProcess: ProcessManager = {
       }
     });
     await recordProgressTogether([...affected], { db: tx, tx, store, now });
-    await inParallel([...evidence], TICK_CONCURRENCY, async ([goalId, { cause, trigger }]) => {
-      await weighStakeEvidence(goalId, { db: tx, tx, store, now }, cause, trigger);
-    });
+    await weighStakesEvidence(
+      [...evidence].map(([goalId, { cause, trigger }]) => ({ goalId, cause, trigger })),
+      { db: tx, tx, store, now },
+    );
   },
 
   tick: tickGoalClock,

@@ -15,6 +15,7 @@ import { runsAroundWeek } from '../../../projections/goals/runs-around-week.ts';
 import { DomainRefusal } from '../../commands/domain-refusal.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
 import { executeCommand } from '../../commands/execute-command.ts';
+import { inParallel, TICK_CONCURRENCY } from '../in-parallel.ts';
 import { loadStake } from '../stakes/stake-stream.ts';
 import type { ProgressContext } from './record-progress.ts';
 import { GOAL_LIFECYCLE } from './process-name.ts';
@@ -22,23 +23,47 @@ import { GOAL_LIFECYCLE } from './process-name.ts';
 /** What brought the week's evidence up: an appeal filed, or a run that arrived (its id). */
 export type EvidenceTrigger = { readonly kind: 'appeal' } | { readonly kind: 'run'; readonly runId: string };
 
+/** A week whose evidence to weigh: its goal, the event that brought it up, and how. */
+export interface EvidenceToWeigh {
+  readonly goalId: string;
+  readonly cause: RecordedEvent;
+  readonly trigger: EvidenceTrigger;
+}
+
 /**
- * Weighs a staked week's evidence (domain/stake/evidence.ts) over the runs this process keeps, and tells the stake:
+ * weighStakeEvidence for each of `weeks`, their goal streams read in one statement first. On a week's last day
+ * (in the goal's zone) every run arriving for it is weighed, so a batch of runs on a Sunday brought one goal read per
+ * run, one after another; most of those goals are free and need nothing more.
+ */
+export async function weighStakesEvidence(weeks: readonly EvidenceToWeigh[], context: ProgressContext): Promise<void> {
+  if (weeks.length === 0) return;
+  const { store, tx } = context;
+  const histories = await store.readStreams(
+    weeks.map((w) => streams.goal(w.goalId)),
+    tx ? { transaction: tx } : {},
+  );
+  await inParallel(weeks, TICK_CONCURRENCY, async ({ goalId, cause, trigger }) => {
+    await weighStakeEvidence(goalId, histories.get(streams.goal(goalId)) ?? [], context, cause, trigger);
+  });
+}
+
+/**
+ * Weighs a staked week's evidence (its goal's `history` read by the caller) (domain/stake/evidence.ts) over the runs this process keeps, and tells the stake:
  * - an undecided appeal is accepted by rule when the evidence reaches the target; a newly filed one that does not is
  *   referred to an operator (a run arriving later may still accept it by rule);
  * - a stake lost at most LATE_EVIDENCE_DAYS ago is refunded when a run arriving now makes the evidence reach it.
  * Runs in the same transaction as the batch that brought the appeal or the run, so its decision is exactly once;
  * the stake decider refuses anything the stake has moved past (a refund twice, an appeal decided).
  */
-export async function weighStakeEvidence(
+async function weighStakeEvidence(
   goalId: string,
+  history: readonly RecordedEvent[],
   context: ProgressContext,
   cause: RecordedEvent,
   trigger: EvidenceTrigger,
 ): Promise<void> {
   const { db, tx, store, now } = context;
   const options = tx ? { transaction: tx } : {};
-  const history = await store.readStream(streams.goal(goalId), options);
   const goal = foldEvents(
     goalDecider,
     history.map((e) => ({ type: e.type, data: e.data }) as GoalEvent),
