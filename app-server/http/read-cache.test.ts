@@ -150,6 +150,28 @@ describe('ReadCache', () => {
     expect(await second).toBe('fresh');
   });
 
+  it('reads an entry already stale again without waiting for a LISTEN round trip', async () => {
+    const { cache, fake } = await openCache();
+    const key = { userId: 'u', read: 'r', query: 'q', topics: ['goals'] as const };
+    await cache.read(key, async () => ({ value: 'before the run' }));
+    await cache.readPerUser('name', ['m1'], ['profile'], async () => new Map([['m1', 'Mia']]));
+    // The runner's own write was announced on its way back: both entries are stale before any barrier.
+    fake.announce('u', 'goals');
+    fake.announce('m1', 'profile');
+    // No barrier is ever resolved here: a read that waited for one would never end.
+    expect(await cache.read(key, async () => ({ value: 'after the run' }))).toBe('after the run');
+    const names = await cache.readPerUser('name', ['m1'], ['profile'], async () => new Map([['m1', 'Mila']]));
+    expect(names).toEqual(new Map([['m1', 'Mila']]));
+    expect(fake.barriers).toHaveLength(0);
+    expect(cache.stats).toMatchObject({ hits: 0, misses: 2, perUserHits: 0 });
+    // The refilled entry is fresh, and a hit on it still waits for its round trip.
+    const hit = cache.read(key, async () => ({ value: 'unused' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(fake.barriers).toHaveLength(1);
+    fake.barriers.shift()?.resolve();
+    expect(await hit).toBe('after the run');
+  });
+
   it('reads the database while the LISTEN connection cannot prove anything', async () => {
     const { cache, fake } = await openCache();
     const key = { userId: 'u', read: 'r', query: 'q', topics: ['goals'] as const };

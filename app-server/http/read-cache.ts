@@ -128,12 +128,22 @@ export class ReadCache implements CacheReads {
     key: ReadKey<T>,
     load: () => Promise<{ value: T; validUntil?: number }>,
   ): Promise<T> {
-    const id = `${key.userId}\u0000${key.read}\u0000${key.query}`;
+    const id = entryId(key);
     const found = this.#entries.get(id);
     const now = key.now ?? 0;
-    if (found && this.#hub?.listening && found.validFrom <= now && now < found.validUntil) {
-      // Judged after the barrier: announcements it delivered may have made the entry stale.
-      if ((await passedBarrier()) && this.#fresh(found, key.userId, key.topics, usersOf(key, found.value as T))) {
+    // An entry already stale stays stale (announcements only add up), so it is read again without the round trip:
+    // the usual read after one's own write, whose announcement was heard on its way back (the runner's goal after a
+    // run), costs the barrier nothing.
+    const users = found ? usersOf(key, found.value as T) : undefined;
+    if (
+      found &&
+      this.#hub?.listening &&
+      found.validFrom <= now &&
+      now < found.validUntil &&
+      this.#fresh(found, key.userId, key.topics, users)
+    ) {
+      // Judged again after the barrier: announcements it delivered may have made the entry stale.
+      if ((await passedBarrier()) && this.#fresh(found, key.userId, key.topics, users)) {
         this.#hits++;
         this.#entries.use(id);
         return found.value as T;
@@ -142,10 +152,32 @@ export class ReadCache implements CacheReads {
     this.#misses++;
     const filledAt = this.#tick;
     const { value, validUntil } = await load();
-    const entry: Entry = { value, filledAt, validFrom: now, validUntil: validUntil ?? Number.POSITIVE_INFINITY };
-    if (this.#hub?.listening && this.#fresh(entry, key.userId, key.topics, usersOf(key, value)))
-      this.#entries.set(id, entry);
+    this.#keep(key, value, filledAt, validUntil);
     return value;
+  }
+
+  /**
+   * For rows a route reads outside `read`, that a later `read` of `key` would read the same (a saved run's answer
+   * reads its runner's current goal, which the app asks for next): call before the rows are queried, then `keep`
+   * holds each value exactly as a miss of `read` would have, fresh only while nothing its key depends on is announced
+   * after this call. Call it after `barrier()` where the write's own announcement must be heard first, or the entry
+   * is stale when that announcement arrives.
+   */
+  beginFill(): { keep<T>(key: ReadKey<T>, value: T, validUntil?: number): void } {
+    const filledAt = this.#tick;
+    return { keep: (key, value, validUntil) => this.#keep(key, value, filledAt, validUntil) };
+  }
+
+  /** Holds `value` as `key`'s entry, read after tick `filledAt`, unless an announcement since made it stale. */
+  #keep<T>(key: ReadKey<T>, value: T, filledAt: number, validUntil: number | undefined): void {
+    const entry: Entry = {
+      value,
+      filledAt,
+      validFrom: key.now ?? 0,
+      validUntil: validUntil ?? Number.POSITIVE_INFINITY,
+    };
+    if (this.#hub?.listening && this.#fresh(entry, key.userId, key.topics, usersOf(key, value)))
+      this.#entries.set(entryId(key), entry);
   }
 
   async #readPerUser<T>(
@@ -157,9 +189,10 @@ export class ReadCache implements CacheReads {
   ): Promise<Map<string, T | null>> {
     const id = (userId: string) => `${userId}\u0000${read}\u0000`;
     const values = new Map<string, T | null>();
+    // Only entries fresh now can be fresh after the barrier: with none, no round trip (see #read).
     const held = userIds.flatMap((userId) => {
       const entry = this.#entries.get(id(userId));
-      return entry ? [{ userId, entry }] : [];
+      return entry && this.#fresh(entry, userId, topics) ? [{ userId, entry }] : [];
     });
     if (held.length > 0 && this.#hub?.listening && (await passedBarrier()))
       for (const { userId, entry } of held)
@@ -245,6 +278,10 @@ export interface CacheReads {
     topics: readonly ChangeTopic[],
     load: (userIds: readonly string[]) => Promise<ReadonlyMap<string, T>>,
   ): Promise<Map<string, T | null>>;
+}
+
+function entryId(key: Pick<ReadKey<unknown>, 'userId' | 'read' | 'query'>): string {
+  return `${key.userId}\u0000${key.read}\u0000${key.query}`;
 }
 
 function usersOf<T>(key: ReadKey<T>, value: T): readonly string[] | undefined {

@@ -49,29 +49,43 @@ export function currentGoalOf(started: readonly GoalsTable[], now: Date): GoalsT
 }
 
 /**
- * The started rows of currentGoalRows for several users in ONE statement (the answers of the runs a group commit
- * saved: app-server/http/routes/saved-runs.ts), per user newest first; a user without any has none.
+ * currentGoalRows for several users in ONE statement (the answers of the runs a group commit saved:
+ * app-server/http/routes/saved-runs.ts): each user's started rows, newest first, and next start; a user without any
+ * live goal has none and null. The same rows as currentGoalRows, so the answer can be kept as that user's cached read.
  */
-export async function startedGoalRowsOfUsers(
+export async function currentGoalRowsOfUsers(
   db: Kysely<object>,
   userIds: readonly string[],
   now: Date,
-): Promise<Map<string, GoalsTable[]>> {
-  const started = new Map<string, GoalsTable[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0) return started;
-  const { rows } = await sql<GoalsTable>`
-    SELECT g.* FROM ${sqlRecords(
+): Promise<Map<string, CurrentGoalRows>> {
+  const found = new Map(userIds.map((id) => [id, { started: [] as GoalsTable[], nextStart: null as Date | null }]));
+  if (userIds.length === 0) return found;
+  const { rows } = await sql<GoalsTable & { started: boolean }>`
+    WITH u AS (SELECT * FROM ${sqlRecords(
       userIds.map((user_id) => ({ user_id })),
       'user_id text',
-    )} AS u
+    )} AS u)
+    SELECT g.*, true AS started FROM u
     CROSS JOIN LATERAL (
       SELECT * FROM goals g
       WHERE g.user_id = u.user_id AND g.status IN ('active', 'completed') AND g.week_starts_at <= ${now}
       ORDER BY g.week_starts_at DESC LIMIT 2
+    ) g
+    UNION ALL
+    SELECT g.*, false AS started FROM u
+    CROSS JOIN LATERAL (
+      SELECT * FROM goals g
+      WHERE g.user_id = u.user_id AND g.status IN ('active', 'completed') AND g.week_starts_at > ${now}
+      ORDER BY g.week_starts_at ASC LIMIT 1
     ) g`.execute(db);
-  for (const row of rows) started.get(row.user_id)?.push(row);
+  for (const { started: hasStarted, ...goal } of rows) {
+    const user = found.get(goal.user_id);
+    if (!user) continue;
+    if (hasStarted) user.started.push(goal);
+    else user.nextStart = new Date(goal.week_starts_at);
+  }
   const newestFirst = (a: GoalsTable, b: GoalsTable) =>
     new Date(b.week_starts_at).getTime() - new Date(a.week_starts_at).getTime();
-  for (const goals of started.values()) goals.sort(newestFirst);
-  return started;
+  for (const user of found.values()) user.started.sort(newestFirst);
+  return found;
 }

@@ -290,3 +290,43 @@ describe.each(databaseTargets())('the challenges’ streaks from the read cache 
     expect((await as(hono)('GET', path)).body.data.week_start).toBe('2026-11-23');
   });
 });
+
+describe.each(databaseTargets())('a saved run’s answer fills the runner’s next GET /goals/current on %s', (target) => {
+  // No workers: only the run's own transaction announces anything, so what the next read finds is the answer's fill.
+  let runtime: TestRuntime;
+  let carol: TestUser;
+  const as = (user: TestUser) => (method: string, path: string, body?: unknown) =>
+    runtime.request(method, path, { token: user.token, ...(body === undefined ? {} : { body }) });
+  const stats = () => runtime.readCache!.stats;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime(target, { now: '2026-11-18T17:00:00Z', workers: false });
+    carol = await createTestUser(runtime, 'carol');
+  }, 120_000);
+  afterAll(() => runtime?.close());
+
+  it('answers the read after a run from the rows its answer read, equal to a read from the database', async () => {
+    expect((await as(carol)('POST', '/goals', { type: 'distance', target_value: 10 })).status).toBe(201);
+    expect((await as(carol)('GET', '/goals/current')).body.data).toMatchObject({ progress: 0 });
+    for (const [i, start] of ['2026-11-18T13:00:00Z', '2026-11-18T15:00:00Z'].entries()) {
+      const saved = await as(carol)('POST', '/runs', runBody(start, 3));
+      expect(saved.status).toBe(201);
+      expect(saved.body.goal).toMatchObject({ progress: 3 * (i + 1) });
+      const before = stats();
+      const next = await as(carol)('GET', '/goals/current');
+      expect(stats().hits).toBe(before.hits + 1);
+      expect(stats().misses).toBe(before.misses);
+      expect(next.body.data).toEqual(saved.body.goal);
+      // The same rows the database gives now: the filled entry is exact, not just equal to the answer.
+      runtime.readCache!.forgetAll();
+      expect((await as(carol)('GET', '/goals/current')).body.data).toEqual(next.body.data);
+    }
+  });
+
+  it('keeps nothing a later change made stale: a cancel after the run is in the next read', async () => {
+    const current = (await as(carol)('GET', '/goals/current')).body.data;
+    expect((await as(carol)('POST', '/runs', runBody('2026-11-18T16:00:00Z', 1))).status).toBe(201);
+    expect((await as(carol)('PATCH', `/goals/${current.id}`, { status: 'canceled' })).status).toBe(200);
+    expect((await as(carol)('GET', '/goals/current')).body.data).toBeNull();
+  });
+});

@@ -4,7 +4,8 @@ import { milestoneText } from '../../../domain/stats/milestones.ts';
 import { runTotals } from '../../../domain/stats/run-totals.ts';
 import { createGoalBodySchema, patchGoalBodySchema } from '../../../domain/validation/goal.ts';
 import { goalListQuerySchema } from '../../../domain/validation/lists.ts';
-import { currentGoalOf, currentGoalRows } from '../../../projections/goals/current-goal.ts';
+import { currentGoalOf } from '../../../projections/goals/current-goal.ts';
+import { cachedCurrentGoalRows } from '../current-goal-read.ts';
 import { findOwnGoal, findUpcomingGoal, listGoals } from '../../../projections/goals/goal-queries.ts';
 import { runsBetween } from '../../../projections/runs/run-queries.ts';
 import { userTimeZone } from '../../auth/user-time-zone.ts';
@@ -15,7 +16,6 @@ import type { AppDeps } from '../app.ts';
 import type { AppEnv } from '../app-env.ts';
 import { HttpError } from '../errors.ts';
 import { requireUser } from '../middleware/require-user.ts';
-import { cachedRead } from '../read-cache.ts';
 import { readModelsAt } from '../read-your-writes.ts';
 import { commandContext, keyedRequest, parseRequest, pathId, readJson } from '../request.ts';
 import { goalPausesRoutes } from './goal-pauses.ts';
@@ -62,16 +62,8 @@ export function goalsRoutes(deps: AppDeps) {
     .get('/goals/current', guard, async (c) => {
       const now = deps.clock.now();
       const userId = c.var.userId;
-      // The rows are cached, not the answer: the percentage is the rows', but days left and which goal is current
-      // move with the clock (read-cache.ts; the entry expires when the next goal's week starts).
-      const started = await cachedRead(
-        deps.readCache,
-        { userId, read: 'goals/current', query: '', topics: ['goals'], now: now.getTime() },
-        async () => {
-          const rows = await currentGoalRows(db, userId, now);
-          return { value: rows.started, validUntil: rows.nextStart?.getTime() ?? Number.POSITIVE_INFINITY };
-        },
-      );
+      // The rows are cached (current-goal-read.ts), kept also by a saved run's answer.
+      const started = await cachedCurrentGoalRows(deps.readCache, db, userId, now);
       const goal = currentGoalOf(started, now);
       return c.json({ success: true as const, data: goal ? goalJson(goal, now) : null });
     })

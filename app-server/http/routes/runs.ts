@@ -49,7 +49,7 @@ export function runsRoutes(deps: AppDeps) {
     RUNS_PER_GROUP,
   );
   // A saved run's answer, read with the answers of the runs saved beside it (saved-runs.ts).
-  const savedRun = savedRunAnswers(db, deps.clock);
+  const savedRun = savedRunAnswers(db, deps.clock, deps.readCache ?? null);
   return new Hono<AppEnv>()
     .post('/runs', guard, async (c) => {
       const raw = await readJson(c);

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import { countOnce } from '../../../domain/run/count-once.ts';
-import { currentGoalOf, startedGoalRowsOfUsers } from '../../../projections/goals/current-goal.ts';
+import { currentGoalOf, currentGoalRowsOfUsers } from '../../../projections/goals/current-goal.ts';
 import { goalWeeksOfSpans } from '../../../projections/goals/goal-weeks.ts';
 import { findOwnRunsWithNeighbours, ownRunKey } from '../../../projections/runs/run-queries.ts';
 import type { Clock } from '../../clock.ts';
 import { GroupedStatements } from '../../db/grouped-statements.ts';
+import { currentGoalReadKey, rowsValidUntil } from '../current-goal-read.ts';
 import { HttpError } from '../errors.ts';
+import type { ReadCache } from '../read-cache.ts';
 import { goalJson } from './goals-json.ts';
 import { countable, runJson } from './runs-json.ts';
 
@@ -26,8 +28,8 @@ interface Asked {
  * Each answer is exactly what runsJson and findCurrentGoal give for one run: a run of another user, or none, is 404.
  * Reads the primary: the answer follows the run's own write (it never runs in a read-only request's replica scope).
  */
-export function savedRunAnswers(db: Kysely<object>, clock: Clock) {
-  const grouped = new GroupedStatements((asked: readonly Asked[]) => answersOf(db, asked, clock.now()));
+export function savedRunAnswers(db: Kysely<object>, clock: Clock, cache: ReadCache | null = null) {
+  const grouped = new GroupedStatements((asked: readonly Asked[]) => answersOf(db, cache, asked, clock.now()));
   /** `startedAtMs`, when known, lets the three statements go together (see answersOf). */
   return async (userId: string, runId: string, startedAtMs?: number) => {
     const answer = await grouped.ask({ userId, runId, ...(startedAtMs === undefined ? {} : { startedAtMs }) });
@@ -42,12 +44,13 @@ export function savedRunAnswers(db: Kysely<object>, clock: Clock) {
  * user's), the weeks for the start each caller gave. A run found starting elsewhere (a copy of a recording posted with
  * another start answers the run saved first) or asked without a start has its weeks read after, as before.
  */
-async function answersOf(db: Kysely<object>, asked: readonly Asked[], now: Date) {
+async function answersOf(db: Kysely<object>, cache: ReadCache | null, asked: readonly Asked[], now: Date) {
   const users = [...new Set(asked.map((a) => a.userId))];
   const hinted = asked.flatMap((a) => (a.startedAtMs === undefined ? [] : [a]));
-  const [found, started, hintedWeeks] = await Promise.all([
+  const fill = await goalRowsFill(cache);
+  const [found, current, hintedWeeks] = await Promise.all([
     findOwnRunsWithNeighbours(db, asked),
-    startedGoalRowsOfUsers(db, users, now),
+    currentGoalRowsOfUsers(db, users, now),
     goalWeeksOfSpans(
       db,
       hinted.map((a) => ({ userId: a.userId, fromMs: a.startedAtMs!, toMs: a.startedAtMs! })),
@@ -68,15 +71,33 @@ async function answersOf(db: Kysely<object>, asked: readonly Asked[], now: Date)
     );
     for (const [i, u] of unknown.entries()) weeksByRun.set(u.key, { atMs: u.startedMs, weeks: weeks[i]! });
   }
+  for (const [userId, rows] of current) fill?.keep(currentGoalReadKey(userId, now), rows.started, rowsValidUntil(rows));
   return asked.map(({ userId, runId }) => {
     const one = found.get(ownRunKey(userId, runId));
     if (!one) return null;
     const counted = countOnce(one.neighbours.map(countable), 'staked_goal').get(runId);
-    const goal = currentGoalOf(started.get(userId) ?? [], now);
+    const goal = currentGoalOf(current.get(userId)?.started ?? [], now);
     return {
       success: true as const,
       data: runJson(one.run, counted, weeksByRun.get(ownRunKey(userId, runId))?.weeks ?? []),
       goal: goal ? goalJson(goal, now) : null,
     };
   });
+}
+
+/**
+ * The runner's next request is GET /goals/current (the app refreshes its dashboard after a run): the answer's goal
+ * rows are that read's, kept in the read cache so that it is answered without a statement. Exact as any fill
+ * (read-cache.ts `beginFill`): begun before the rows are read, after a LISTEN round trip that started after the
+ * run committed, so the run's own announcement is heard first and does not make the entry stale as it arrives.
+ * Without a cache, or while the LISTEN connection is down, nothing is kept.
+ */
+async function goalRowsFill(cache: ReadCache | null) {
+  if (!cache) return null;
+  try {
+    await cache.barrier();
+  } catch {
+    return null;
+  }
+  return cache.beginFill();
 }
