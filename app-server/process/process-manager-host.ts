@@ -56,6 +56,11 @@ export class ProcessManagerHost {
     this.#engine = new Engine({ db: database.db, store, processors: reactors, idleMs: 5_000, lingerMs });
   }
 
+  /** The process managers hosted (tests hold every reactor to the same rules: tests/process/batch-statements.test.ts). */
+  get managers(): readonly ProcessManager[] {
+    return this.#options.managers;
+  }
+
   /** Starts the reactors and the tick timer. */
   start(): void {
     this.#engine.start();

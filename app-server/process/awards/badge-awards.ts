@@ -1,16 +1,15 @@
 import { loadXpLedgers } from './xp-ledger-load.ts';
 import type { XpLedgerState } from '../../../domain/xp/state.ts';
-import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { badgeDecider } from '../../../domain/badge/decide.ts';
 import { badgesNewlyEarned } from '../../../domain/gamification/badge-criteria.ts';
-import type { EventStore, RecordedEvent } from '../../../domain/shared/event-store.ts';
+import type { RecordedEvent } from '../../../domain/shared/event-store.ts';
 import { badgeFactsOf } from '../../../domain/xp/state.ts';
-import { executeCommand } from '../../commands/execute-command.ts';
-import { inParallel, TICK_CONCURRENCY } from '../in-parallel.ts';
 import type { ProcessManager } from '../process-manager.ts';
 import { deterministicUuid } from '../../commands/deterministic-uuid.ts';
 import type { BadgeState } from '../../../domain/badge/state.ts';
+import type { BadgeCommand } from '../../../domain/badge/commands.ts';
+import type { BadgeEvent } from '../../../domain/badge/events.ts';
 import { DecisionBatch } from '../../commands/decision-batch.ts';
 import { processMetadata } from '../../commands/event-metadata.ts';
 import { streams } from '../../../domain/shared/streams.ts';
@@ -20,19 +19,20 @@ const NAME = 'badge-awards';
 /** Ledger events that add badge facts (a run paid, a week settled). */
 const FACT_EVENTS = new Set(['RunXpAwarded', 'WeekSettled']);
 
+/**
+ * Decides the badges `userId`'s ledger has newly earned, in memory (`batch` writes them with everyone else's). A
+ * refusal can only be a badge earned already: nothing to do.
+ */
 async function awardDue(
-  store: EventStore<Transaction<object>>,
-  tx: Transaction<object>,
+  batch: DecisionBatch<BadgeCommand, BadgeEvent, BadgeState>,
   cause: RecordedEvent,
   userId: string,
   now: Date,
-  badges: BadgeState,
   ledger: XpLedgerState,
 ) {
+  const badges = await batch.state(streams.badges(userId));
   for (const badgeType of badgesNewlyEarned(badgeFactsOf(ledger), badges.badges.keys())) {
-    await executeCommand(
-      store,
-      badgeDecider,
+    await batch.decide(
       streams.badges(userId),
       // The id is derived from user and type: a type is earned once, so it is unique and stable across rebuilds.
       {
@@ -43,7 +43,6 @@ async function awardDue(
         now: Temporal.Instant.fromEpochMilliseconds(now.getTime()),
       },
       processMetadata(NAME, now, cause, { derivedIds: badgeType }),
-      { transaction: tx },
     );
   }
 }
@@ -61,8 +60,8 @@ export const badgeAwardsProcess: ProcessManager = {
       if (!FACT_EVENTS.has(event.type)) continue;
       lastCauseByUser.set((event.data as { userId: string }).userId, event);
     }
-    // Every judged user's badges in one query. Badges are earned only here, by the user's own lane below (after this
-    // read); a celebration written meanwhile earns none, and AwardBadge decides on a fresh read of the stream anyway.
+    // Every judged user's badges in one query. Badges are earned only here; a celebration written by the API since
+    // this read makes the append below fail, and with it the batch, which the process works again from fresh reads.
     // Remembered between batches (stream-state-cache.ts), so each is read from the newest event it remembers on.
     const badgeStates = new DecisionBatch(store, badgeDecider, tx, { rememberStates: true });
     await badgeStates.load([...lastCauseByUser.keys()].map((userId) => streams.badges(userId)));
@@ -73,17 +72,10 @@ export const badgeAwardsProcess: ProcessManager = {
       tx,
       [...lastCauseByUser.keys()].map((userId) => streams.xpLedger(userId)),
     );
-    // One user per lane, users side by side (each writes only its own badge stream): the round trips overlap.
-    await inParallel([...lastCauseByUser], TICK_CONCURRENCY, async ([userId, cause]) =>
-      awardDue(
-        store,
-        tx,
-        cause,
-        userId,
-        now,
-        await badgeStates.state(streams.badges(userId)),
-        ledgers.get(streams.xpLedger(userId))!.state,
-      ),
-    );
+    // Decided in memory, user after user, and every new badge appended in one statement: on a busy day a batch
+    // earned a badge every few runs, each once its own read and append, one after another.
+    for (const [userId, cause] of lastCauseByUser)
+      await awardDue(badgeStates, cause, userId, now, ledgers.get(streams.xpLedger(userId))!.state);
+    await badgeStates.flush();
   },
 };
