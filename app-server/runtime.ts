@@ -17,6 +17,7 @@ import { type AppType, createApp } from './http/app.ts';
 import { createLogger } from './logger.ts';
 import { ProcessManagerHost } from './process/process-manager-host.ts';
 import { allProcessManagers } from './process/registry.ts';
+import { RequestFreshness } from './realtime/request-freshness.ts';
 import { PersonalKeyVault } from './privacy/key-vault.ts';
 import { personalDataRules } from './privacy/personal-data-policy.ts';
 import { protectPersonalData } from './privacy/protected-event-store.ts';
@@ -133,8 +134,17 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   });
   const changes = new ChangeHub();
   await changes.start(database);
-  const readCache = createReadCache(database, changes);
-  const auth = createAuthCore({ config, clock, logger, database, store });
+  // The session epoch and the read cache's barrier, in one round trip on the LISTEN connection per wave of requests.
+  const freshness = new RequestFreshness(database.db, changes);
+  const readCache = createReadCache(database, changes, { freshness });
+  const auth = createAuthCore({
+    config,
+    clock,
+    logger,
+    database,
+    store,
+    freshEpoch: () => freshness.forRequest().then((state) => state.epoch),
+  });
   const errors = createErrorReporter({ dsn: config.SENTRY_DSN, environment: config.NODE_ENV });
   const app = createApp({
     config,

@@ -44,6 +44,8 @@ export interface AuthModuleDeps {
   /** Overrides for tests (e.g. a recording mailer). */
   readonly mailer?: Mailer;
   readonly hasher?: PasswordHasher;
+  /** The session epoch read after the current request arrived, shared with the read cache's barrier (runtime.ts). */
+  readonly freshEpoch?: () => Promise<number>;
 }
 
 /** Wires the auth service: stores, key store, mailer (SMTP or the development mailbox) and services. */
@@ -74,6 +76,7 @@ export function createAuthCore(deps: AuthModuleDeps): AuthCore {
       idleSeconds: config.AUTH_SESSION_IDLE_HOURS * 3600,
       absoluteSeconds: config.AUTH_SESSION_MAX_HOURS * 3600,
       reuseGraceSeconds: config.AUTH_REFRESH_REUSE_GRACE_SECONDS,
+      ...(deps.freshEpoch ? { freshEpoch: deps.freshEpoch } : {}),
     }),
     tokens: createTokenService({
       keys,

@@ -1,7 +1,7 @@
 import { BoundedMap } from '../bounded-map.ts';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { FreshRead } from './fresh-read.ts';
+import { FreshRead, requestMark } from './fresh-read.ts';
 import type { AuthTables, SessionRow } from './tables.ts';
 
 /**
@@ -24,16 +24,25 @@ import type { AuthTables, SessionRow } from './tables.ts';
 export class LiveSessions {
   readonly #db: Db;
   readonly #capacity: number;
-  readonly #epoch: FreshRead<number>;
+  /** The epoch, read after the current request arrived. */
+  readonly #epoch: () => Promise<number>;
   /** First in, first out: a session read again is remembered anew. */
   readonly #remembered: BoundedMap<string, { row: SessionRow; epoch: number }>;
 
-  /** `capacity`: how many sessions to remember (0: read the session on every call, as before the epoch existed). */
-  constructor(db: Db, options: { capacity: number }) {
+  /**
+   * `capacity`: how many sessions to remember (0: read the session on every call, as before the epoch existed).
+   * `epoch`: the epoch read after the current request arrived, when the runtime shares that round trip with other
+   * reads (realtime/request-freshness.ts); by default a FreshRead of its own on the pool.
+   */
+  constructor(db: Db, options: { capacity: number; epoch?: (() => Promise<number>) | undefined }) {
     this.#db = db;
     this.#capacity = options.capacity;
     this.#remembered = new BoundedMap(options.capacity);
-    this.#epoch = new FreshRead(async () => {
+    if (options.epoch) {
+      this.#epoch = options.epoch;
+      return;
+    }
+    const own = new FreshRead(async () => {
       const row = await db
         .withTables<AuthTables>()
         .selectFrom('auth_session_epoch')
@@ -41,6 +50,7 @@ export class LiveSessions {
         .executeTakeFirstOrThrow();
       return Number(row.epoch);
     });
+    this.#epoch = () => own.since(requestMark());
   }
 
   /**
@@ -49,7 +59,7 @@ export class LiveSessions {
    * without reading it again (the idle deadline can move forward only in the database).
    */
   async find(sessionId: string, userId: string, stillUsable: (row: SessionRow) => boolean) {
-    const epoch = this.#capacity > 0 ? await this.#epoch.get() : null;
+    const epoch = this.#capacity > 0 ? await this.#epoch() : null;
     const remembered = this.#remembered.get(sessionId);
     if (remembered && remembered.epoch === epoch && remembered.row.user_id === userId && stillUsable(remembered.row))
       return remembered.row;

@@ -49,6 +49,8 @@ export interface SessionStoreOptions {
   readonly reuseGraceSeconds: number;
   /** Live sessions remembered between requests (live-sessions.ts); 0 reads the session on every request. */
   readonly rememberedSessions?: number;
+  /** The session epoch read after the current request arrived, shared with other fresh reads (live-sessions.ts). */
+  readonly freshEpoch?: () => Promise<number>;
 }
 
 type Tx = Transaction<AuthTables>;
@@ -61,7 +63,10 @@ function toSession(row: SessionRow): Session {
 export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const db = options.db.withTables<AuthTables>();
   const now = () => options.clock.now();
-  const live = new LiveSessions(options.db, { capacity: options.rememberedSessions ?? 50_000 });
+  const live = new LiveSessions(options.db, {
+    capacity: options.rememberedSessions ?? 50_000,
+    epoch: options.freshEpoch,
+  });
 
   function expired(row: SessionRow, at: Date): boolean {
     return (

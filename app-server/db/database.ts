@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { prepareStatements } from './prepared-statements.ts';
 import { type ReadReplica, replicaRouting } from './read-replica.ts';
@@ -52,6 +52,8 @@ export interface Database {
 /** A LISTEN that can prove it has delivered everything committed so far (Database.follow). */
 export interface Following {
   barrier(): Promise<void>;
+  /** barrier(), answering `text` (a statement without parameters) from the same round trip. */
+  barrierRead<Row>(text: string): Promise<Row[]>;
   stop(): Promise<void>;
 }
 
@@ -170,6 +172,7 @@ async function openPostgres(
     await listener.start();
     return {
       barrier: () => listener.sync(),
+      barrierRead: (text) => listener.syncRead(text),
       stop: async () => {
         listeners.delete(listener);
         await listener.stop();
@@ -216,7 +219,12 @@ async function openPglite(dataDir: string, image: Blob | undefined): Promise<Dat
     },
     async follow(channel, onNotify) {
       const unsubscribe = await pglite.listen(channel, onNotify);
-      return { barrier: async () => {}, stop: async () => unsubscribe() };
+      return {
+        barrier: async () => {},
+        // One session: the statement runs in turn with everything else, and its notifications came before.
+        barrierRead: async <Row>(text: string) => (await db.executeQuery<Row>(CompiledQuery.raw(text))).rows as Row[],
+        stop: async () => unsubscribe(),
+      };
     },
     listenStatus: () => [],
     async close() {

@@ -68,9 +68,17 @@ export class ResilientListener {
    * emits 'notification' as it parses them, before the statement's promise resolves.
    */
   async sync(): Promise<void> {
+    await this.syncRead('SELECT 1');
+  }
+
+  /**
+   * sync(), answering `text` (a statement without parameters) from the same round trip: what a request must read
+   * fresh anyway (the session epoch) proves the barrier too, one statement instead of two.
+   */
+  async syncRead<Row>(text: string): Promise<Row[]> {
     const client = this.#client;
     if (!this.#connected || client === null) throw new Error(`Not listening on ${this.#options.channel}`);
-    await client.query('SELECT 1');
+    return (await client.query(text)).rows as Row[];
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,6 @@
 import { allowedOrigins } from '../allowed-origins.ts';
 import { Hono } from 'hono';
+import { markRequests } from '../auth/fresh-read.ts';
 import type { ErrorReporter } from '../adapters/error-reporting/error-reporter.ts';
 import type { Transaction } from 'kysely';
 import { bodyLimit } from 'hono/body-limit';
@@ -85,6 +86,9 @@ const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Builds the API: shared middleware, then one sub-app per resource. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
+  // First: the request's arrival is marked, so what it must read fresh (the session epoch, the read cache's barrier)
+  // may be answered by any read begun after it, one round trip for all (auth/fresh-read.ts).
+  app.use((_c, next) => markRequests(next));
   app.use(requestId());
   // nosniff, no framing, referrer policy, HSTS on https: on every answer, errors included (security-headers.ts).
   app.use(apiSecurityHeaders(deps.config));

@@ -3,7 +3,8 @@ import type { ChangeMessage } from '../../projections/change-announcements.ts';
 import type { ChangeTopic } from '../../projections/engine/projector.ts';
 import type { Database } from '../db/database.ts';
 import type { ChangeHub } from '../realtime/change-hub.ts';
-import { FreshRead } from '../auth/fresh-read.ts';
+import { FreshRead, freshnessMark, requestMark } from '../auth/fresh-read.ts';
+import type { RequestFreshness } from '../realtime/request-freshness.ts';
 
 /**
  * Exact cached answers for the hot reads (GET /goals/current, /runs, /feed, /groups/{id}/challenges), invalidated by the read models' own
@@ -50,7 +51,11 @@ export class ReadCache implements CacheReads {
   #misses = 0;
   #perUserHits = 0;
 
-  constructor(options: { maxEntries: number }) {
+  /** The runtime's shared fresh read (its LISTEN round trip is the barrier), or none: then a barrier of its own. */
+  readonly #freshness: RequestFreshness | null;
+
+  constructor(options: { maxEntries: number; freshness?: RequestFreshness | null }) {
+    this.#freshness = options.freshness ?? null;
     if (!Number.isInteger(options.maxEntries) || options.maxEntries < 1)
       throw new Error('ReadCache: maxEntries must be a positive integer');
     this.#entries = new BoundedMap(options.maxEntries);
@@ -116,8 +121,19 @@ export class ReadCache implements CacheReads {
     return this.#readPerUser(() => this.#passedBarrier(), read, userIds, topics, load);
   }
 
+  /** Whether a LISTEN round trip begun after the current request arrived has passed (false: it could not). */
   #passedBarrier(): Promise<boolean> {
-    return this.barrier().then(
+    return this.#passedSince(requestMark());
+  }
+
+  #passedSince(mark: number): Promise<boolean> {
+    if (!this.#hub) return Promise.resolve(false);
+    if (this.#freshness)
+      return this.#freshness.since(mark).then(
+        (state) => state.heard,
+        () => false,
+      );
+    return this.#barrier.since(mark).then(
       () => true,
       () => false,
     );
@@ -234,8 +250,8 @@ export class ReadCache implements CacheReads {
   }
 
   /** A LISTEN round trip that started after this call (shared with every caller waiting for the same one). */
-  barrier(): Promise<void> {
-    return this.#barrier.get();
+  async barrier(): Promise<void> {
+    if (!(await this.#passedSince(freshnessMark()))) throw new Error('No LISTEN round trip could pass');
   }
 
   /** Whether nothing `entry` depends on was announced since it was filled: `userId`'s and `users`' `topics`. */
@@ -309,9 +325,16 @@ export const READ_CACHE_ENTRIES = 5_000;
  * This instance's read cache, started, or null where it could not be exact: with a streaming replica the reads may
  * lag behind announcements already heard (see above), so they go uncached.
  */
-export function createReadCache(database: Database, hub: ChangeHub, maxEntries = READ_CACHE_ENTRIES): ReadCache | null {
+export function createReadCache(
+  database: Database,
+  hub: ChangeHub,
+  options: { maxEntries?: number; freshness?: RequestFreshness } = {},
+): ReadCache | null {
   if (database.readReplica) return null;
-  const cache = new ReadCache({ maxEntries });
+  const cache = new ReadCache({
+    maxEntries: options.maxEntries ?? READ_CACHE_ENTRIES,
+    freshness: options.freshness ?? null,
+  });
   cache.start(hub);
   return cache;
 }

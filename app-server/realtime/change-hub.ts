@@ -55,6 +55,13 @@ export class ChangeHub {
     return this.#following ? this.#following.barrier() : Promise.reject(new Error('ChangeHub is not listening'));
   }
 
+  /** barrier(), answering `text` (a statement without parameters) from the same round trip on the LISTEN connection. */
+  barrierRead<Row>(text: string): Promise<Row[]> {
+    return this.#following
+      ? this.#following.barrierRead<Row>(text)
+      : Promise.reject(new Error('ChangeHub is not listening'));
+  }
+
   /** Hands every message to `watcher` too; returns the function that stops it. */
   watch(watcher: ChangeWatcher): () => void {
     this.#watchers.add(watcher);

@@ -323,6 +323,32 @@ describe.each(databaseTargets())('a saved run’s answer fills the runner’s ne
     }
   });
 
+  it('answers a hit after one round trip for both fresh reads: the session epoch read is the barrier', async () => {
+    const hub = runtime.changes;
+    const calls = { barrierRead: 0, barrier: 0 };
+    const barrierRead = hub.barrierRead.bind(hub);
+    const barrier = hub.barrier.bind(hub);
+    hub.barrierRead = (text) => {
+      calls.barrierRead++;
+      return barrierRead(text);
+    };
+    hub.barrier = () => {
+      calls.barrier++;
+      return barrier();
+    };
+    try {
+      await as(carol)('GET', '/goals/current');
+      const hits = stats().hits;
+      calls.barrierRead = 0;
+      expect((await as(carol)('GET', '/goals/current')).status).toBe(200);
+      expect(stats().hits).toBe(hits + 1);
+      expect(calls).toEqual({ barrierRead: 1, barrier: 0 });
+    } finally {
+      hub.barrierRead = barrierRead;
+      hub.barrier = barrier;
+    }
+  });
+
   it('keeps nothing a later change made stale: a cancel after the run is in the next read', async () => {
     const current = (await as(carol)('GET', '/goals/current')).body.data;
     expect((await as(carol)('POST', '/runs', runBody('2026-11-18T16:00:00Z', 1))).status).toBe(201);
