@@ -82,13 +82,17 @@ export interface AppDeps {
 }
 
 const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that never write: their fresh reads may share the round trip begun after they arrived. */
+const READS = new Set(['GET', 'HEAD']);
 
 /** Builds the API: shared middleware, then one sub-app per resource. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  // First: the request's arrival is marked, so what it must read fresh (the session epoch, the read cache's barrier)
-  // may be answered by any read begun after it, one round trip for all (auth/fresh-read.ts).
-  app.use((_c, next) => markRequests(next));
+  // First: a read's arrival is marked, so what it must read fresh (the session epoch, the read cache's barrier) may be
+  // answered by any read begun after it, one round trip for all (auth/fresh-read.ts). Only reads: a request that
+  // writes and then reads would accept a round trip begun before its own write; unmarked, each of its fresh reads
+  // begins after it is asked, as before.
+  app.use((c, next) => (READS.has(c.req.method) ? markRequests(next) : next()));
   app.use(requestId());
   // nosniff, no framing, referrer policy, HSTS on https: on every answer, errors included (security-headers.ts).
   app.use(apiSecurityHeaders(deps.config));
