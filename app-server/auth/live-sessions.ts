@@ -42,14 +42,7 @@ export class LiveSessions {
       this.#epoch = options.epoch;
       return;
     }
-    const own = new FreshRead(async () => {
-      const row = await db
-        .withTables<AuthTables>()
-        .selectFrom('auth_session_epoch')
-        .select('epoch')
-        .executeTakeFirstOrThrow();
-      return Number(row.epoch);
-    });
+    const own = new FreshRead(() => readSessionEpoch(db));
     this.#epoch = () => own.since(requestMark());
   }
 
@@ -86,4 +79,14 @@ export class LiveSessions {
   #remember(sessionId: string, row: SessionRow, epoch: number): void {
     this.#remembered.set(sessionId, { row, epoch });
   }
+}
+
+/** The session epoch as the database holds it now, read on the pool. */
+export async function readSessionEpoch(db: Db): Promise<number> {
+  const row = await db
+    .withTables<AuthTables>()
+    .selectFrom('auth_session_epoch')
+    .select('epoch')
+    .executeTakeFirstOrThrow();
+  return Number(row.epoch);
 }

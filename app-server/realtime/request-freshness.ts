@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
-import { FreshRead, freshnessMark, requestMark } from '../auth/fresh-read.ts';
+import { FreshRead, requestMark } from '../auth/fresh-read.ts';
+import { readSessionEpoch } from '../auth/live-sessions.ts';
 import type { ChangeHub } from './change-hub.ts';
 
 /** What a request must read fresh: the session epoch, and whether this instance has heard every announcement before. */
@@ -37,12 +38,7 @@ export class RequestFreshness {
           // The LISTEN connection is down: the epoch from the pool, and no barrier.
         }
       }
-      const row = await db
-        .withTables<{ auth_session_epoch: { epoch: number } }>()
-        .selectFrom('auth_session_epoch')
-        .select('epoch')
-        .executeTakeFirstOrThrow();
-      return { epoch: Number(row.epoch), heard: false };
+      return { epoch: await readSessionEpoch(db), heard: false };
     });
   }
 
@@ -54,10 +50,5 @@ export class RequestFreshness {
   /** Read after the current request arrived (or after this call, outside a request). */
   forRequest(): Promise<FreshState> {
     return this.#read.since(requestMark());
-  }
-
-  /** Read after this call: a barrier after something this instance just committed. */
-  afterNow(): Promise<FreshState> {
-    return this.#read.since(freshnessMark());
   }
 }

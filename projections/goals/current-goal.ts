@@ -28,15 +28,22 @@ export interface CurrentGoalRows {
 
 /** The user's live goals around `now` (see CURRENT_GOAL_ROWS). */
 export async function currentGoalRows(db: Kysely<object>, userId: string, now: Date): Promise<CurrentGoalRows> {
-  const { rows } = await db.executeQuery<GoalsTable & { started: boolean }>(
-    CompiledQuery.raw(CURRENT_GOAL_ROWS, [userId, now]),
-  );
+  const { rows } = await db.executeQuery<ChosenRow>(CompiledQuery.raw(CURRENT_GOAL_ROWS, [userId, now]));
+  return asCurrentRows(rows);
+}
+
+/** A row CURRENT_GOAL_ROWS chose: a started goal, or the next one to start. */
+type ChosenRow = GoalsTable & { started: boolean };
+
+/** One user's chosen rows as CurrentGoalRows: the started ones newest first, and the next one's start. */
+function asCurrentRows(rows: readonly ChosenRow[]): CurrentGoalRows {
   const started: GoalsTable[] = [];
   let nextStart: Date | null = null;
   for (const { started: hasStarted, ...goal } of rows) {
     if (hasStarted) started.push(goal);
     else nextStart = new Date(goal.week_starts_at);
   }
+  started.sort((a, b) => new Date(b.week_starts_at).getTime() - new Date(a.week_starts_at).getTime());
   return { started, nextStart };
 }
 
@@ -58,34 +65,27 @@ export async function currentGoalRowsOfUsers(
   userIds: readonly string[],
   now: Date,
 ): Promise<Map<string, CurrentGoalRows>> {
-  const found = new Map(userIds.map((id) => [id, { started: [] as GoalsTable[], nextStart: null as Date | null }]));
-  if (userIds.length === 0) return found;
-  const { rows } = await sql<GoalsTable & { started: boolean }>`
-    WITH u AS (SELECT * FROM ${sqlRecords(
-      userIds.map((user_id) => ({ user_id })),
-      'user_id text',
-    )} AS u)
-    SELECT g.*, true AS started FROM u
-    CROSS JOIN LATERAL (
-      SELECT * FROM goals g
-      WHERE g.user_id = u.user_id AND g.status IN ('active', 'completed') AND g.week_starts_at <= ${now}
-      ORDER BY g.week_starts_at DESC LIMIT 2
-    ) g
-    UNION ALL
-    SELECT g.*, false AS started FROM u
-    CROSS JOIN LATERAL (
-      SELECT * FROM goals g
-      WHERE g.user_id = u.user_id AND g.status IN ('active', 'completed') AND g.week_starts_at > ${now}
-      ORDER BY g.week_starts_at ASC LIMIT 1
-    ) g`.execute(db);
-  for (const { started: hasStarted, ...goal } of rows) {
-    const user = found.get(goal.user_id);
-    if (!user) continue;
-    if (hasStarted) user.started.push(goal);
-    else user.nextStart = new Date(goal.week_starts_at);
+  const chosen = new Map<string, ChosenRow[]>(userIds.map((id) => [id, []]));
+  if (userIds.length > 0) {
+    const { rows } = await sql<ChosenRow>`
+      WITH u AS (SELECT * FROM ${sqlRecords(
+        userIds.map((user_id) => ({ user_id })),
+        'user_id text',
+      )} AS u)
+      SELECT g.*, true AS started FROM u
+      CROSS JOIN LATERAL (
+        SELECT * FROM goals g
+        WHERE g.user_id = u.user_id AND g.status IN ('active', 'completed') AND g.week_starts_at <= ${now}
+        ORDER BY g.week_starts_at DESC LIMIT 2
+      ) g
+      UNION ALL
+      SELECT g.*, false AS started FROM u
+      CROSS JOIN LATERAL (
+        SELECT * FROM goals g
+        WHERE g.user_id = u.user_id AND g.status IN ('active', 'completed') AND g.week_starts_at > ${now}
+        ORDER BY g.week_starts_at ASC LIMIT 1
+      ) g`.execute(db);
+    for (const row of rows) chosen.get(row.user_id)?.push(row);
   }
-  const newestFirst = (a: GoalsTable, b: GoalsTable) =>
-    new Date(b.week_starts_at).getTime() - new Date(a.week_starts_at).getTime();
-  for (const user of found.values()) user.started.sort(newestFirst);
-  return found;
+  return new Map([...chosen].map(([userId, rows]) => [userId, asCurrentRows(rows)]));
 }

@@ -48,7 +48,8 @@ export async function weighStakesEvidence(weeks: readonly EvidenceToWeigh[], con
 }
 
 /**
- * Weighs a staked week's evidence (its goal's `history` read by the caller) (domain/stake/evidence.ts) over the runs this process keeps, and tells the stake:
+ * Weighs a staked week's evidence (domain/stake/evidence.ts) over the runs this process keeps, its goal's `history`
+ * read by the caller, and tells the stake:
  * - an undecided appeal is accepted by rule when the evidence reaches the target; a newly filed one that does not is
  *   referred to an operator (a run arriving later may still accept it by rule);
  * - a stake lost at most LATE_EVIDENCE_DAYS ago is refunded when a run arriving now makes the evidence reach it.
