@@ -10,7 +10,7 @@ const ROOT = resolve(import.meta.dirname, '../../../..');
  * the hash covers everything that decides what a seed contains: the seed's own files, the GPS track generator,
  * every migration, the projections (their tables and what they write), the domain (its deciders write the events), `extra` (the shape, and for the logs the week the
  * history ends in: a seed's "current week" goes stale on Monday) and `extraFiles` (another seed's code). A later
- * bench run clones the template (CREATE DATABASE … TEMPLATE …, a file copy) in seconds. Reset:
+ * bench run clones the template (CREATE DATABASE … TEMPLATE … STRATEGY FILE_COPY, a file copy) in seconds. Reset:
  * `BENCH_RESEED=1 npm run bench`, or drop the databases listed by `psql -l | grep ss_bench_`.
  */
 export function seedHash(extra: string, extraFiles: readonly string[] = []): string {
@@ -98,7 +98,11 @@ export async function cloneTemplate(serverUrl: string, template: string, label: 
   const name = `ss_bench_run_${label}_${process.pid}`;
   await admin(serverUrl, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    // A file copy. Since PostgreSQL 15 the default (WAL_LOG) writes the whole copy to the WAL: 2.6 GB for the 1M log,
+    // whose checkpoints ("occurring too frequently") then ran through the rows measured after the clone, a full page
+    // write for every page a run touched first. FILE_COPY checkpoints before and after the copy and logs no data.
+    const { rows } = await c.query<{ v: number }>(`SELECT current_setting('server_version_num')::int AS v`);
+    await c.query(`CREATE DATABASE ${name} TEMPLATE ${template}${rows[0]!.v >= 150000 ? ' STRATEGY FILE_COPY' : ''}`);
   });
   return {
     name,
