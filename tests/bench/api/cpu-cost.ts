@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { options, say } from './lib/bench-options.ts';
 import { type LoadFigures, measureRequests, type NextRequest } from './lib/load.ts';
-import { cpuTicksOf, postgresTicks, TICK_MS } from './lib/process-cpu.ts';
+import { cpuTicksOf, postgresTicks, syscallsOf, TICK_MS } from './lib/process-cpu.ts';
 import { inProcessConfig, startProduct } from './lib/product.ts';
 import { readerIds, readWorkloads } from './lib/read-rows.ts';
 import { freePort, type ServerProcess, startServer } from './lib/server-process.ts';
@@ -47,6 +47,7 @@ async function measure(
   const commitsBefore = await commits(databaseUrl);
   const serverBefore = productTicks(server);
   const eachBefore = server.pids.map(cpuTicksOf);
+  const callsBefore = server.pids.map(syscallsOf);
   const loadBefore = process.cpuUsage();
   const pgBefore = postgresTicks();
   const figures =
@@ -65,6 +66,15 @@ async function measure(
     const before = eachBefore[i]!;
     return Math.round(((after.user + after.system - before.user - before.system) * TICK_MS * 1000) / requests);
   });
+  // System calls per request in each product process (API, then worker): writes are mostly statements and answers.
+  const calls = server.pids
+    .map((pid, i) => {
+      const after = syscallsOf(pid);
+      const before = callsBefore[i]!;
+      const per = (n: number) => (n / requests).toFixed(1);
+      return `${i === 0 ? 'API' : 'worker'} ${per(after.reads - before.reads)}/${per(after.writes - before.writes)}`;
+    })
+    .join(', ');
   const perRequestUs = (ticks: number) => Math.round((ticks * TICK_MS * 1000) / requests);
   const userUs = perRequestUs(serverAfter.user - serverBefore.user);
   const systemUs = perRequestUs(serverAfter.system - serverBefore.system);
@@ -81,7 +91,7 @@ async function measure(
       ? `  p50 ${Math.round(figures.p50Ms)} ms; POST p50 ${Math.round(write.postP50Ms!)}, p99 ${Math.round(write.postP99Ms)} ms; ${write.readsPerRun!.toFixed(2)} reads/run`
       : '';
   say(
-    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(Math.round(figures.p99Ms)).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs}${eachUs.length > 1 ? `; API ${eachUs[0]}, worker ${eachUs.slice(1).join(' + ')}` : ''})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  load generator ${Math.round(loadUs)} µs/req  ${statements.toFixed(2)} transactions/req  failures ${figures.failures}${shape}`,
+    `${name.padEnd(40)} ${String(Math.round(figures.perSecond)).padStart(6)} req/s  p99 ${String(Math.round(figures.p99Ms)).padStart(5)} ms  server ${String(userUs + systemUs).padStart(5)} µs/req (user ${userUs}, kernel ${systemUs}${eachUs.length > 1 ? `; API ${eachUs[0]}, worker ${eachUs.slice(1).join(' + ')}` : ''})  postgres ${String(Math.round(pgUs)).padStart(5)} µs/req  load generator ${Math.round(loadUs)} µs/req  ${statements.toFixed(2)} transactions/req  syscalls/req read/write: ${calls}  failures ${figures.failures}${shape}`,
   );
 }
 
