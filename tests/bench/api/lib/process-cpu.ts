@@ -19,7 +19,7 @@ export function cpuTicksOf(pid: number): { user: number; system: number } {
 /**
  * Read and write system calls a process made so far (`syscr`, `syscw` in /proc/<pid>/io; zeros where it cannot be
  * read). On these virtual machines a socket write costs tens of microseconds of kernel time, and each statement sent
- * to PostgreSQL is one: the writes per request count the round trips a change saved, on both ends.
+ * to PostgreSQL is one, as is each answer: a change that saves round trips shows in the writes per request.
  */
 export function syscallsOf(pid: number): { reads: number; writes: number } {
   try {
