@@ -66,13 +66,15 @@ async function measure(
     const before = eachBefore[i]!;
     return Math.round(((after.user + after.system - before.user - before.system) * TICK_MS * 1000) / requests);
   });
-  // System calls per request in each product process (API, then worker): writes are mostly statements and answers.
+  // System calls per request in each process (the API, then the worker; a baseline is one server): writes are mostly
+  // statements and answers.
   const calls = server.pids
     .map((pid, i) => {
       const after = syscallsOf(pid);
       const before = callsBefore[i]!;
       const per = (n: number) => (n / requests).toFixed(1);
-      return `${i === 0 ? 'API' : 'worker'} ${per(after.reads - before.reads)}/${per(after.writes - before.writes)}`;
+      const label = server.pids.length === 1 ? 'server' : i === 0 ? 'API' : 'worker';
+      return `${label} ${per(after.reads - before.reads)}/${per(after.writes - before.writes)}`;
     })
     .join(', ');
   const perRequestUs = (ticks: number) => Math.round((ticks * TICK_MS * 1000) / requests);
