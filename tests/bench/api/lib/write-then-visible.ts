@@ -50,6 +50,14 @@ export function writerFrom(
   };
 }
 
+/**
+ * How long a writer's goal week must still run when the bench starts. GET /goals/current also answers a goal whose week
+ * has ended in its zone but is not settled yet (Sunday afternoon UTC, Monday has begun at UTC+13). A run posted now
+ * falls in the next week and counts toward no goal, and once the worker settles the ended week the runner has no
+ * current goal at all, so their runs were never seen as visible (2% of a 15 s row's runs, docs/PERFORMANCE.md).
+ */
+const WEEK_LEFT_MS = 30 * 60_000;
+
 /** Runners for POST /runs: seeded users with a goal this week, and what it shows. */
 export async function writersFor(
   product: ServerProcess,
@@ -63,6 +71,8 @@ export async function writersFor(
     });
     const goal = ((await res.json()) as { data: Parameters<typeof writerFrom>[3] | null }).data;
     if (!goal) continue;
+    const weekEndMs = weekStartingOn(goal.period_start, goal.time_zone).end.epochMilliseconds;
+    if (weekEndMs - Date.now() < WEEK_LEFT_MS) continue;
     const newest = (
       (await (
         await fetch(`${product.url}/runs?limit=1`, { headers: { authorization: `Bearer ${tokens.get(user.id)}` } })
