@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GroupedStatements } from './grouped-statements.ts';
 
-/** A promise and the function that resolves it. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
-
 /** A GroupedStatements that squares its inputs, each statement waiting for `hold` (when given) before it answers. */
 function squaring(hold?: Promise<void>) {
   const sent: number[][] = [];
@@ -23,15 +14,15 @@ function squaring(hold?: Promise<void>) {
 
 describe('GroupedStatements', () => {
   it('sends the calls of one turn together, those made while it is on its way in the next statement, each with its answer', async () => {
-    const held = gate();
-    const { sent, squares } = squaring(held.opened);
+    const held = Promise.withResolvers<void>();
+    const { sent, squares } = squaring(held.promise);
     const first = [1, 2, 3, 4].map((n) => squares.ask(n));
     // Nothing is sent within the turn that asked: the calls made in it go together.
     expect(sent).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent).toEqual([[1, 2, 3, 4]]);
     const meanwhile = [5, 6, 7, 8].map((n) => squares.ask(n));
-    held.open();
+    held.resolve();
     expect(await Promise.all([...first, ...meanwhile])).toEqual([1, 4, 9, 16, 25, 36, 49, 64]);
     expect(sent).toEqual([
       [1, 2, 3, 4],
@@ -43,14 +34,14 @@ describe('GroupedStatements', () => {
 
   it('sends callers woken by one event in one statement, however many steps each takes before it asks', async () => {
     const { sent, squares } = squaring();
-    const woken = gate();
+    const woken = Promise.withResolvers<void>();
     // The runs of one group commit, answered at once, each reaching its answer's read after steps of its own.
     const callers = [0, 1, 2, 3, 4, 5, 6, 7].map(async (n) => {
-      await woken.opened;
+      await woken.promise;
       for (let step = 0; step < n; step++) await Promise.resolve();
       return squares.ask(n);
     });
-    woken.open();
+    woken.resolve();
     expect(await Promise.all(callers)).toEqual([0, 1, 4, 9, 16, 25, 36, 49]);
     expect(sent).toEqual([[0, 1, 2, 3, 4, 5, 6, 7]]);
   });
