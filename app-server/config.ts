@@ -63,7 +63,7 @@ export const configSchema = z.object({
    * later. Unset: 50 in a dedicated worker process (app-server/worker.ts), which hears of every append at once; 0 in
    * the API's process, whose steps already wait behind its requests and gather batches (docs/PERFORMANCE.md).
    */
-  WORKER_LINGER_MS: z.coerce.number({ message: 'must be a number' }).int().min(0).max(1000).optional(),
+  WORKER_LINGER_MS: z.coerce.number({ message: 'must be a number' }).int().min(0).max(10_000).optional(),
   /** /health answers 503 when a read model is this many events (or more) behind the log. */
   HEALTH_MAX_LAG_EVENTS: z.coerce.number({ message: 'must be a number' }).int().min(1).default(1000),
   /** /health answers 503 when the oldest event a read model has not applied was recorded this many seconds ago. */

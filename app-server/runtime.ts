@@ -27,6 +27,7 @@ import { createPushSender } from './adapters/push/create-push-sender.ts';
 import type { PushSender } from './adapters/push/push-sender.ts';
 import { createStravaClient } from './adapters/strava/create-strava-client.ts';
 import { createSecretBox } from './auth/secrets.ts';
+import { askForReadModels, hurryWhenAsked } from './process/read-models-wanted.ts';
 import { createPaymentGateway } from './adapters/payments/create-payment-gateway.ts';
 import type { PaymentGateway } from './adapters/payments/payment-gateway.ts';
 
@@ -107,6 +108,8 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     projectors: allProjectors,
     now: () => clock.now(),
     lingerMs: config.WORKER_LINGER_MS ?? 0,
+    // A request waiting for read models ends the linger of whichever process applies them (read-models-wanted.ts).
+    onBehind: () => askForReadModels(database),
     // Read-model tables are created (and changed ones rebuilt) one process at a time, as migrations are.
     exclusive: (work) => withSchemaLock(database, work),
     logger: {
@@ -163,6 +166,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   });
 
   let closed = false;
+  let stopHurrying: (() => Promise<void>) | null = null;
   return {
     config,
     logger,
@@ -179,10 +183,13 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     async startWorkers() {
       await projections.start();
       processes.start();
+      // Without a linger there is nothing to end: no LISTEN connection for it.
+      if (config.WORKER_LINGER_MS) stopHurrying = await hurryWhenAsked(database, projections);
     },
     async close() {
       if (closed) return;
       closed = true;
+      await stopHurrying?.();
       await processes.stop();
       await projections.stop();
       await changes.stop();

@@ -5,9 +5,10 @@ import { surviveDatabaseFaults } from './survive-database-faults.ts';
 /**
  * Unless WORKER_LINGER_MS says otherwise: alone on its process, the worker hears of each append at once and would apply
  * each run in transactions of its own; waiting this long after a short batch gathers several (docs/PERFORMANCE.md,
- * "The worker's linger").
+ * "The worker's linger"). A request that waits for read models ends the linger at once (process/read-models-wanted.ts),
+ * so the linger delays only what nobody waits for: other users' feeds and leaderboards, XP, a stake's hold.
  */
-const DEDICATED_LINGER_MS = 50;
+const DEDICATED_LINGER_MS = 250;
 
 /**
  * The worker process of a scaled-out deployment: projections and process managers, no HTTP. API replicas run with

@@ -76,4 +76,27 @@ describe('CheckpointWatch (read-your-writes for many waiting requests)', () => {
     fail = false;
     expect(await watch.reached(at(1), ['runs'], 1_000)).toEqual([]);
   });
+
+  it('asks for the projections once per waiter they leave behind, never for one they already passed', async () => {
+    const checkpoints = table({ feed: 5 });
+    const applied = new Broadcast();
+    let asked = 0;
+    const watch = new CheckpointWatch(checkpoints.read, applied, () => asked++);
+    // Passed already: answered by the first read, nobody hurried.
+    expect(await watch.reached(at(3), ['feed'], 5_000)).toEqual([]);
+    expect(asked).toBe(0);
+    // Two waiters behind: one ask for the read that finds them, none for the reads after it.
+    const waiting = [watch.reached(at(7), ['feed'], 5_000), watch.reached(at(8), ['feed'], 5_000)];
+    await new Promise((r) => setTimeout(r, 80));
+    expect(checkpoints.reads()).toBeGreaterThan(2);
+    expect(asked).toBe(1);
+    // A third, arriving while they still wait, is asked for on its own.
+    const third = watch.reached(at(9), ['feed'], 5_000);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(asked).toBe(2);
+    checkpoints.positions.feed = 9;
+    applied.wake();
+    expect(await Promise.all([...waiting, third])).toEqual([[], [], []]);
+    expect(asked).toBe(2);
+  });
 });

@@ -10,6 +10,8 @@ interface Waiter {
   readonly deadline: number;
   readonly resolve: (behind: string[]) => void;
   readonly reject: (error: unknown) => void;
+  /** Whether `onBehind` was told of this waiter already. */
+  told?: boolean;
 }
 
 /** Longest pause between two checkpoint reads while someone waits and no local batch wakes the watch. */
@@ -24,12 +26,15 @@ const POLL_MS = 25;
 export class CheckpointWatch {
   readonly #read: () => Promise<Position[]>;
   readonly #applied: Signal;
+  readonly #onBehind: () => void;
   readonly #waiters = new Set<Waiter>();
   #polling = false;
 
-  constructor(read: () => Promise<Position[]>, applied: Signal) {
+  /** `onBehind` is called once per read that finds new waiters behind, to hurry whoever applies the events. */
+  constructor(read: () => Promise<Position[]>, applied: Signal, onBehind: () => void = () => {}) {
     this.#read = read;
     this.#applied = applied;
+    this.#onBehind = onBehind;
   }
 
   /** Resolves with the names still behind `position` when all are there (empty) or when `timeoutMs` ran out. */
@@ -52,6 +57,7 @@ export class CheckpointWatch {
       });
       const now = performance.now();
       let nearest = Number.POSITIVE_INFINITY;
+      let untold = false;
       for (const waiter of this.#waiters) {
         const behind = waiter.names.filter((name) => {
           const checkpoint = checkpoints.find((c) => c.name === name);
@@ -60,8 +66,13 @@ export class CheckpointWatch {
         if (behind.length === 0 || waiter.deadline <= now) {
           this.#waiters.delete(waiter);
           waiter.resolve(behind);
-        } else nearest = Math.min(nearest, waiter.deadline - now);
+        } else {
+          nearest = Math.min(nearest, waiter.deadline - now);
+          untold ||= !waiter.told;
+          waiter.told = true;
+        }
       }
+      if (untold) this.#onBehind();
       if (this.#waiters.size > 0) await this.#applied.wait(Math.max(1, Math.min(POLL_MS, nearest)));
     }
     this.#polling = false;

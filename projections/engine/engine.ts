@@ -38,7 +38,8 @@ export class Engine {
   readonly #groups: Member[][];
   readonly #now: () => Date;
   readonly #wake = new Signal();
-  readonly #stopping = new Signal();
+  /** Ends a linger: stop(), or a request waiting for what this engine has yet to apply (hurry()). */
+  readonly #hurry = new Signal();
   /** Woken after every round that moved something (read-your-writes waiters re-read the checkpoints). */
   readonly moved = new Signal();
   /** caughtUp()'s waiters, judged by where this engine left its processors. */
@@ -77,9 +78,14 @@ export class Engine {
     this.#running = false;
     this.#appended?.remove();
     this.#wake.wake();
-    this.#stopping.wake();
+    this.#hurry.wake();
     await this.#loop;
     this.moved.wake();
+  }
+
+  /** Ends the linger now, or the next one (someone waits to read what arrived): batches gather only unwatched. */
+  hurry(): void {
+    this.#hurry.wake();
   }
 
   /** Reads every checkpoint again at the next step (another writer moved them: a rebuild's swap). */
@@ -122,7 +128,7 @@ export class Engine {
     let hiddenRetryMs = 0;
     while (this.#running) {
       const round = await this.#round();
-      if (round.progressed && !round.full && this.#options.lingerMs) await this.#stopping.wait(this.#options.lingerMs);
+      if (round.progressed && !round.full && this.#options.lingerMs) await this.#hurry.wait(this.#options.lingerMs);
       if (round.progressed) hiddenRetryMs = 0;
       else if (this.#unblamed) await this.#wake.wait(round.waitMs);
       else if (hiddenRetryMs > 0 && hiddenRetryMs <= MAX_HIDDEN_RETRY_MS) {

@@ -31,6 +31,8 @@ export interface ProjectionRunnerOptions extends Omit<EngineOptions, 'processors
    * refuses.
    */
   readonly exclusive?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Called when a read-your-writes wait finds projections behind: hurry the engines that apply them (a linger). */
+  readonly onBehind?: () => void;
 }
 
 /** A projection's checkpoint (updatedAt null before its first), with how far behind it is. */
@@ -54,13 +56,13 @@ const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
  */
 export class ProjectionRunner {
   /** The options, defaults filled in. */
-  readonly #o: Required<Omit<ProjectionRunnerOptions, 'projectors' | 'idleMs' | 'lingerMs'>>;
+  readonly #o: Required<Omit<ProjectionRunnerOptions, 'projectors' | 'idleMs' | 'lingerMs' | 'onBehind'>>;
   readonly #projectors: ReadonlyMap<string, Projector>;
   readonly #engineOptions: EngineOptions;
   readonly #engine: Engine;
   readonly #watch: CheckpointWatch;
 
-  constructor({ projectors, idleMs, lingerMs, ...options }: ProjectionRunnerOptions) {
+  constructor({ projectors, idleMs, lingerMs, onBehind, ...options }: ProjectionRunnerOptions) {
     const defaults = { batchSize: 1000, now: () => new Date(), logger: silent, faultPolicy: DEFAULT_FAULT_POLICY };
     this.#o = { ...defaults, exclusive: (work) => work(), ...options };
     this.#projectors = new Map(projectors.map((p) => [p.name, p]));
@@ -68,7 +70,13 @@ export class ProjectionRunner {
     const processors = projectors.map((projector) => this.#live(projector));
     this.#engineOptions = { db, store, processors, batchSize, now, idleMs, lingerMs };
     this.#engine = new Engine(this.#engineOptions);
-    this.#watch = new CheckpointWatch(async () => [...(await readCheckpoints(db)).values()], this.#engine.moved);
+    const checkpoints = async () => [...(await readCheckpoints(db)).values()];
+    this.#watch = new CheckpointWatch(checkpoints, this.#engine.moved, onBehind);
+  }
+
+  /** Ends this process's engine's linger: a request waits for what it has yet to apply. */
+  hurry(): void {
+    this.#engine.hurry();
   }
 
   get names(): string[] {

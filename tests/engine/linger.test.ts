@@ -10,7 +10,8 @@ import { openMemoryEngineStore } from './support/engine-store.ts';
 /**
  * A dedicated worker hears of every append at once; without a linger it would apply a steady stream of runs one
  * transaction each. With `lingerMs`, after a short batch it waits before reading again, and what arrived meanwhile
- * comes as one batch. A full batch (a backlog) is followed by the next read at once, and stop() ends a linger.
+ * comes as one batch. A full batch (a backlog) is followed by the next read at once, and stop() and hurry() (a
+ * request waits for what arrived: app-server/process/read-models-wanted.ts) end a linger.
  */
 describe('the engine’s linger after a short batch', () => {
   let database: Database;
@@ -89,5 +90,39 @@ describe('the engine’s linger after a short batch', () => {
     await until(() => batches.length === 1);
     await engine.stop();
     expect(batches).toEqual([1]);
+  });
+
+  it('ends a linger when hurried: what arrived meanwhile is applied at once, not after the linger', async () => {
+    const type = `Hurried-${randomUUID()}`;
+    // Lingering the full ten minutes would hold caughtUp() past this test's timeout.
+    const { engine, batches } = follower(type, { lingerMs: 600_000 });
+    engine.start();
+    try {
+      await appendOneByOne(type, 1);
+      await until(() => batches.length === 1);
+      await appendOneByOne(type, 2);
+      engine.hurry();
+      await engine.caughtUp();
+      expect(batches).toEqual([1, 2]);
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it('keeps a hurry that comes while it does not linger, for its next linger', async () => {
+    const type = `HurriedEarly-${randomUUID()}`;
+    const { engine, batches } = follower(type, { lingerMs: 600_000 });
+    // Nobody lingers yet: the hurry is kept, so the first linger ends at once and the second append is read.
+    engine.hurry();
+    engine.start();
+    try {
+      await appendOneByOne(type, 1);
+      await until(() => batches.length === 1);
+      await appendOneByOne(type, 1);
+      await engine.caughtUp();
+      expect(batches).toEqual([1, 1]);
+    } finally {
+      await engine.stop();
+    }
   });
 });
