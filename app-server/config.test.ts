@@ -22,12 +22,13 @@ describe('configuration', () => {
     );
   });
 
-  it('WORKER_LINGER_MS: unset leaves the choice to the process (50 in a worker, 0 in the API), and bad values are refused', () => {
+  it('WORKER_LINGER_MS: unset leaves the choice to the process (250 in a worker, 0 in the API), and bad values are refused', () => {
     expect(loadConfig({}).WORKER_LINGER_MS).toBeUndefined();
     expect(loadConfig({ WORKER_LINGER_MS: '25' }).WORKER_LINGER_MS).toBe(25);
     expect(() => loadConfig({ WORKER_LINGER_MS: 'soon' })).toThrow('WORKER_LINGER_MS: must be a number');
     expect(() => loadConfig({ WORKER_LINGER_MS: '-1' })).toThrow('WORKER_LINGER_MS');
-    expect(() => loadConfig({ WORKER_LINGER_MS: '5000' })).toThrow('WORKER_LINGER_MS');
+    expect(loadConfig({ WORKER_LINGER_MS: '10000' }).WORKER_LINGER_MS).toBe(10_000);
+    expect(() => loadConfig({ WORKER_LINGER_MS: '10001' })).toThrow('WORKER_LINGER_MS');
     expect(() => loadConfig({ WORKER_LINGER_MS: '2.5' })).toThrow('WORKER_LINGER_MS');
   });
 });

@@ -60,8 +60,9 @@ export const configSchema = z.object({
   /**
    * Milliseconds the projections and process managers wait after applying a short batch before reading again, so a
    * steady stream of writes is applied several at a time: fewer transactions per write, read models up to this much
-   * later. Unset: 50 in a dedicated worker process (app-server/worker.ts), which hears of every append at once; 0 in
-   * the API's process, whose steps already wait behind its requests and gather batches (docs/PERFORMANCE.md).
+   * later, except for a write waiting for its read models, which ends the linger (process/read-models-wanted.ts).
+   * Unset: 250 in a dedicated worker process (app-server/worker.ts), which hears of every append at once; 0 in the
+   * API's process, whose steps already wait behind its requests and gather batches (docs/PERFORMANCE.md).
    */
   WORKER_LINGER_MS: z.coerce.number({ message: 'must be a number' }).int().min(0).max(10_000).optional(),
   /** /health answers 503 when a read model is this many events (or more) behind the log. */

@@ -108,8 +108,9 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     projectors: allProjectors,
     now: () => clock.now(),
     lingerMs: config.WORKER_LINGER_MS ?? 0,
-    // A request waiting for read models ends the linger of whichever process applies them (read-models-wanted.ts).
-    onBehind: () => askForReadModels(database),
+    // A request waiting for read models ends the linger of whichever process applies them (read-models-wanted.ts):
+    // a worker apart, or this process when it lingers. One that applies them itself without a linger asks nobody.
+    ...(!config.RUN_WORKERS || config.WORKER_LINGER_MS ? { onBehind: () => askForReadModels(database) } : {}),
     // Read-model tables are created (and changed ones rebuilt) one process at a time, as migrations are.
     exclusive: (work) => withSchemaLock(database, work),
     logger: {

@@ -13,6 +13,7 @@ export const NEEDS_POSTGRES: readonly string[] = [
   'tests/api/multi-process.test.ts',
   'tests/api/prepared-statements.test.ts',
   'tests/api/read-cache-across-instances.test.ts',
+  'tests/api/read-models-wanted.test.ts',
   'tests/api/revocation-across-instances.test.ts',
   'tests/engine/caught-up.test.ts',
   'tests/projections/rebuild-schema-lock.test.ts',
