@@ -117,7 +117,10 @@ describe.each(databaseTargets())('appeals and late evidence on %s', (target) => 
       body: { reason: 'uploaded_late', note: 'Uploaded when I got home', run_ids: [lateRun.id] },
     });
     expect(res.status).toBe(201);
-    expect(res.body.data.appeal).toMatchObject({ status: 'open', decide_by: '2026-11-23T08:00:00.000Z', vouches: 0 });
+    expect(res.body.data.appeal).toMatchObject({ decide_by: '2026-11-23T08:00:00.000Z', vouches: 0 });
+    // The answer reads the stake once the appeal is in it; the live workers' rules may have judged it by then (CI saw
+    // `accepted` once on a loaded machine), never anything but these two.
+    expect(['open', 'accepted']).toContain(res.body.data.appeal.status);
     const twice = await rt.request('POST', `/stakes/${own.id}/appeal`, { ...as('rules'), body: { reason: 'gps_gap' } });
     expect(twice.status).toBe(409);
     await cycle(rt);
