@@ -27,7 +27,7 @@ import { createPushSender } from './adapters/push/create-push-sender.ts';
 import type { PushSender } from './adapters/push/push-sender.ts';
 import { createStravaClient } from './adapters/strava/create-strava-client.ts';
 import { createSecretBox } from './auth/secrets.ts';
-import { askForReadModels, hurryWhenAsked } from './process/read-models-wanted.ts';
+import { hurryWhenAsked, readModelsWanted } from './process/read-models-wanted.ts';
 import { createPaymentGateway } from './adapters/payments/create-payment-gateway.ts';
 import type { PaymentGateway } from './adapters/payments/payment-gateway.ts';
 
@@ -102,15 +102,16 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
     overrides.payments !== undefined ? overrides.payments : createPaymentGateway(config, { db: database.db, clock });
   // FCM when configured; otherwise notifications are in-app only.
   const push = overrides.push ?? createPushSender(config);
+  // A request waiting for read models ends the linger of whichever process applies them (read-models-wanted.ts):
+  // a worker apart, or this process when it lingers. One that applies them itself without a linger asks nobody.
+  const wanted = !config.RUN_WORKERS || config.WORKER_LINGER_MS ? readModelsWanted(database) : null;
   const projections = new ProjectionRunner({
     db: database.db,
     store,
     projectors: allProjectors,
     now: () => clock.now(),
     lingerMs: config.WORKER_LINGER_MS ?? 0,
-    // A request waiting for read models ends the linger of whichever process applies them (read-models-wanted.ts):
-    // a worker apart, or this process when it lingers. One that applies them itself without a linger asks nobody.
-    ...(!config.RUN_WORKERS || config.WORKER_LINGER_MS ? { onBehind: () => askForReadModels(database) } : {}),
+    ...(wanted ? { onBehind: () => wanted.notify() } : {}),
     // Read-model tables are created (and changed ones rebuilt) one process at a time, as migrations are.
     exclusive: (work) => withSchemaLock(database, work),
     logger: {
@@ -193,6 +194,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
       await stopHurrying?.();
       await processes.stop();
       await projections.stop();
+      await wanted?.flush();
       await changes.stop();
       readCache?.stop();
       await store.close();

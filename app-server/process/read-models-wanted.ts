@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CommitNotifier } from '../adapters/event-store/postgres/commit-notifier.ts';
 import type { ProjectionRunner } from '../../projections/engine/projection-runner.ts';
 import type { Database } from '../db/database.ts';
 
@@ -13,11 +13,13 @@ import type { Database } from '../db/database.ts';
 export const READ_MODELS_WANTED_CHANNEL = 'ss_read_models_wanted';
 
 /**
- * Tells whoever applies the projections that a request waits for them. Best effort: without it the request still gets
- * its read models after the linger, and a database that is away fails the wait's own reads, which answer for it.
+ * Tells whoever applies the projections that a request waits for them: `notify()` never throws and never waits. The
+ * event store's own announcer (commit-notifier.ts): its NOTIFY is a tiny transaction of its own that does not wait for
+ * the WAL, so it never holds the writers' commits behind the cluster-wide NOTIFY lock, and a burst of waiters sends one
+ * trailing notification per interval. Best effort: a lost one costs a request the rest of a linger.
  */
-export function askForReadModels(database: Pick<Database, 'db'>): void {
-  sql`SELECT pg_notify(${READ_MODELS_WANTED_CHANNEL}, '')`.execute(database.db).catch(() => {});
+export function readModelsWanted(database: Pick<Database, 'db'>): CommitNotifier {
+  return new CommitNotifier(database.db, READ_MODELS_WANTED_CHANNEL);
 }
 
 /**
