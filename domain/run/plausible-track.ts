@@ -17,7 +17,11 @@ const fuzzKm = (a: GpsPosition, b: GpsPosition) => ((a.accuracy ?? 0) + (b.accur
 
 /** Whether going from a to b is faster than any human, beyond what the fixes' accuracy explains. */
 export function isJump(a: GpsPosition, b: GpsPosition): boolean {
-  const km = haversineKm(a, b);
+  return isJumpOf(haversineKm(a, b), a, b);
+}
+
+/** isJump for a segment whose length (`km`, haversineKm of its two fixes) is known already. */
+export function isJumpOf(km: number, a: GpsPosition, b: GpsPosition): boolean {
   return km > fuzzKm(a, b) && kmh(km, (b.timestamp - a.timestamp) / 1000) > limits.jumpSpeedKmh;
 }
 
@@ -39,7 +43,8 @@ function inOrder<T extends GpsPosition>(fixes: readonly T[]): T[] {
 /** Drops single fixes that jump away and straight back (a GPS spike): the runner never left the line. */
 function withoutSpikes<T extends GpsPosition>(fixes: readonly T[]): T[] {
   const kept: T[] = [];
-  for (const [i, fix] of fixes.entries()) {
+  for (let i = 0; i < fixes.length; i++) {
+    const fix = fixes[i]!;
     const prev = kept[kept.length - 1];
     const next = fixes[i + 1];
     if (prev && next && isJump(prev, fix) && isJump(fix, next) && !isJump(prev, next)) continue;
@@ -66,7 +71,8 @@ export function plausibleLegs(positions: readonly GpsPosition[]): PlausibleLeg[]
   const kept = cleanFixes(accurateFixes(positions));
   return kept.slice(1).map((to, i) => {
     const from = kept[i]!;
-    return { from, to, km: haversineKm(from, to), jump: isJump(from, to) };
+    const km = haversineKm(from, to);
+    return { from, to, km, jump: isJumpOf(km, from, to) };
   });
 }
 

@@ -41,6 +41,16 @@ describe('trackKey', () => {
     );
   });
 
+  it('is the key as first written for coordinates no run can hold too (huge, infinite, NaN)', () => {
+    const anyFix = fc.record({ latitude: fc.double(), longitude: fc.double(), timestamp: fc.integer() });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fix, anyFix), { maxLength: 20 }), (positions) => {
+        expect(trackKey(positions)).toBe(keyAsFirstWritten(positions));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('keeps a known track’s key', () => {
     const positions = [
       { latitude: 48.8566, longitude: 2.3522, timestamp: 0 },

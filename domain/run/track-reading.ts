@@ -1,5 +1,5 @@
 import { type GpsPosition, haversineKm, trackLengthKm } from './geo.ts';
-import { accurateFixes, cleanFixes, isJump } from './plausible-track.ts';
+import { accurateFixes, cleanFixes, isJumpOf } from './plausible-track.ts';
 import { SPEED_WINDOWS_SEC, verificationLimits as limits } from './verification-policy.ts';
 import { worldRecordSpeedKmh } from './world-records.ts';
 
@@ -88,13 +88,16 @@ function markFastWindows(
       }
     }
   }
+  // The running sums, read back as each segment's marks (in place: index i of each holds segment i's).
   let fast = 0;
   let cycle = 0;
-  return kinds.map((_, i) => {
+  for (let i = 0; i < n; i++) {
     fast += tooFast[i]!;
     cycle += cycling[i]!;
-    return { tooFast: fast > 0, cycling: cycle > 0 };
-  });
+    tooFast[i] = fast;
+    cycling[i] = cycle;
+  }
+  return { tooFast, cycling };
 }
 
 /**
@@ -115,7 +118,7 @@ export function readTrack(positions: readonly GpsPosition[], claim: TrackClaim):
   const segmentKm = clean.slice(1).map((b, i) => haversineKm(clean[i]!, b));
   const kinds = clean.slice(1).map((b, i): Segment['kind'] => {
     const a = clean[i]!;
-    if (isJump(a, b)) return 'jump';
+    if (isJumpOf(segmentKm[i]!, a, b)) return 'jump';
     return (b.timestamp - a.timestamp) / 1000 > limits.maxDenseGapSec ? 'gap' : 'dense';
   });
   const speedMarks = markFastWindows(clean, kinds, segmentKm);
@@ -128,16 +131,17 @@ export function readTrack(positions: readonly GpsPosition[], claim: TrackClaim):
       km: segmentKm[i]!,
       kind,
       late: claim.isLate(a) || claim.isLate(b),
-      ...speedMarks[i]!,
+      tooFast: speedMarks.tooFast[i]! > 0,
+      cycling: speedMarks.cycling[i]! > 0,
     };
   });
-  // A stage that dropped nothing kept the same fixes in the same order (each stage only removes): the same length.
-  // The clean track's is its segments' lengths summed in order, as trackLengthKm sums them.
-  const rawKm = trackLengthKm(positions);
-  const inTimeKm = inTime.length === positions.length ? rawKm : trackLengthKm(inTime);
-  const accurateKm = accurate.length === inTime.length ? inTimeKm : trackLengthKm(accurate);
+  // The clean track's length is its segments' lengths summed in order, as trackLengthKm sums them. A stage that
+  // dropped nothing kept the same fixes in the same order (each stage only removes): the same length, not summed again.
   let cleanKm = 0;
   for (const km of segmentKm) cleanKm += km;
+  const rawKm = clean.length === positions.length ? cleanKm : trackLengthKm(positions);
+  const inTimeKm = inTime.length === positions.length ? rawKm : trackLengthKm(inTime);
+  const accurateKm = accurate.length === inTime.length ? inTimeKm : trackLengthKm(accurate);
   return {
     rawKm,
     inTimeKm,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gpsPositionsSchema } from '../../../domain/validation/run.ts';
@@ -118,6 +119,25 @@ describe('recordingFingerprint (the same recording is one run)', () => {
     expect(recordingFingerprint('u1', track)).toMatch(/^[0-9a-f]{64}$/);
     expect(recordingRunId('u1', track)).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+  });
+
+  it('is the fingerprint of the canonical text as first written, for any fixes (also ones no run can hold)', () => {
+    const asFirstWritten = (
+      user: string,
+      positions: readonly { timestamp: number; latitude: number; longitude: number }[],
+    ) => {
+      const micro = (degrees: number) => Math.round(degrees * 1e6);
+      let text = `stridestake-recording-v1\u0000${user}\u0000${positions.length}`;
+      for (const f of positions) text += `\n${Math.round(f.timestamp)},${micro(f.latitude)},${micro(f.longitude)}`;
+      return createHash('sha256').update(text).digest('hex');
+    };
+    const anyFix = fc.record({ latitude: fc.double(), longitude: fc.double(), timestamp: fc.double() });
+    fc.assert(
+      fc.property(fc.string(), fc.array(fc.oneof(fixArb, fixArb, anyFix), { maxLength: 30 }), (user, track) => {
+        expect(recordingFingerprint(user, track)).toBe(asFirstWritten(user, track));
+      }),
+      { numRuns: 3_000 },
     );
   });
 

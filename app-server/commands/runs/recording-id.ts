@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { GpsPosition } from '../../../domain/run/geo.ts';
+import { MAX_SAFE_INTEGER_ASCII, writeSafeInteger } from '../../../domain/shared/decimal-ascii.ts';
 import { deterministicUuid } from '../deterministic-uuid.ts';
 
 /*
@@ -23,12 +24,17 @@ import { deterministicUuid } from '../deterministic-uuid.ts';
 /** Bump with any change of the canonical form below: runs already named keep their ids, new ones get new ones. */
 const FORM = 'stridestake-recording-v1';
 
+/** A coordinate as the fingerprint reads it: in millionths of a degree. */
+const micro = (degrees: number) => Math.round(degrees * 1e6);
+
 /** One fix as the fingerprint reads it: whole milliseconds, coordinates in millionths of a degree. */
 function canonicalFix(fix: Pick<GpsPosition, 'timestamp' | 'latitude' | 'longitude'>): string {
   // A rounded -0 prints as 0 in a template, so a fix at -0.0000001° reads as the one at 0°.
-  const micro = (degrees: number) => Math.round(degrees * 1e6);
   return `${Math.round(fix.timestamp)},${micro(fix.latitude)},${micro(fix.longitude)}`;
 }
+
+/** The most bytes one fix takes in the canonical text: a newline, three numbers (each signed, 16 digits), two commas. */
+const FIX_BYTES = 1 + 3 * MAX_SAFE_INTEGER_ASCII + 2;
 
 /**
  * The SHA-256 (hex) of a user's recording: the user id and every fix's timestamp and coordinates, in order.
@@ -38,8 +44,34 @@ export function recordingFingerprint(
   userId: string,
   positions: readonly Pick<GpsPosition, 'timestamp' | 'latitude' | 'longitude'>[],
 ): string {
-  // One string, hashed once: the same bytes as hashing each fix in turn, without a call into the hash per fix.
-  let text = `${FORM}\u0000${userId}\u0000${positions.length}`;
+  const header = `${FORM}\u0000${userId}\u0000${positions.length}`;
+  // The fixes' lines written as ASCII bytes (decimal-ascii.ts), the very bytes of the text canonicalFix makes, and
+  // hashed after the header: without a string per number, about half of the fingerprint's time on a run's track.
+  const fixes = Buffer.allocUnsafe(positions.length * FIX_BYTES);
+  let end = 0;
+  for (const fix of positions) {
+    const timestamp = Math.round(fix.timestamp);
+    const latitude = micro(fix.latitude);
+    const longitude = micro(fix.longitude);
+    // A number a template literal prints otherwise (NaN, beyond 2^53): no run holds one; the text as first written.
+    if (!Number.isSafeInteger(timestamp) || !Number.isSafeInteger(latitude) || !Number.isSafeInteger(longitude))
+      return fingerprintOfText(header, positions);
+    fixes[end++] = 0x0a; // '\n'
+    end = writeSafeInteger(fixes, end, timestamp);
+    fixes[end++] = 0x2c; // ','
+    end = writeSafeInteger(fixes, end, latitude);
+    fixes[end++] = 0x2c;
+    end = writeSafeInteger(fixes, end, longitude);
+  }
+  return createHash('sha256').update(header).update(fixes.subarray(0, end)).digest('hex');
+}
+
+/** The fingerprint from the canonical text itself, one string hashed once. */
+function fingerprintOfText(
+  header: string,
+  positions: readonly Pick<GpsPosition, 'timestamp' | 'latitude' | 'longitude'>[],
+): string {
+  let text = header;
   for (const fix of positions) text += `\n${canonicalFix(fix)}`;
   return createHash('sha256').update(text).digest('hex');
 }
