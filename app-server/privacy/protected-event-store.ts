@@ -3,6 +3,7 @@ import type { EventStore, NewEvent, RecordedEvent } from '../../domain/shared/ev
 import type { SecretBox } from '../auth/secrets.ts';
 import type { PersonalKeyVault } from './key-vault.ts';
 import type { PersonalDataRule } from './personal-data-policy.ts';
+import { personalBytes, personalValue } from './personal-value.ts';
 
 type Tx = Transaction<object>;
 
@@ -42,7 +43,7 @@ export function protectPersonalData(
             const sealed = { ...(event.data as Record<string, unknown>) };
             for (const field of rules[event.type]!.fields) {
               if (sealed[field] !== undefined && sealed[field] !== null && !isSealed(sealed[field])) {
-                sealed[field] = { $personal: await box.sealAsync(JSON.stringify(sealed[field])) } satisfies SealedField;
+                sealed[field] = { $personal: await box.sealAsync(personalBytes(sealed[field])) } satisfies SealedField;
               }
             }
             return { ...event, data: sealed };
@@ -68,7 +69,7 @@ export function protectPersonalData(
       const opened = { ...(event.data as Record<string, unknown>) };
       for (const field of rules[event.type]!.fields) {
         const value = opened[field];
-        if (isSealed(value)) opened[field] = box ? JSON.parse(box.open(value.$personal)) : null;
+        if (isSealed(value)) opened[field] = box ? personalValue(box.openBytes(value.$personal)) : null;
       }
       events[i] = { ...event, data: opened };
     }
