@@ -18,6 +18,7 @@ import {
 } from './policy.ts';
 import { evolveRun, initialRunState, type RunState } from './state.ts';
 import { verifyRun } from './verification.ts';
+import { runEventFits } from './event-fits.ts';
 import { instantIso } from '../shared/instant.ts';
 
 /*
@@ -182,4 +183,5 @@ export const runDecider = defineDecider<RunCommand, RunEvent, RunState>({
   evolve: evolveRun,
   decide: decideRun,
   eventSchema: RunEvent,
+  eventFits: runEventFits,
 });

@@ -41,6 +41,8 @@ export function findStorageProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): S
   // One path, pushed and popped as the walk goes: copied only for the answer (a GPS body has thousands of nodes).
   const path: (string | number)[] = [];
   const found = (problem: StorageProblem['problem']): StorageProblem => ({ path: [...path], problem });
+  // Property names seen storable already: a GPS body repeats the same four on every fix.
+  const storableKeys = new Set<string>();
   const visit = (node: unknown, depth: number): StorageProblem | null => {
     if (typeof node === 'string') return isStorableText(node) ? null : found('text');
     if (node === null || typeof node !== 'object') return null;
@@ -56,7 +58,10 @@ export function findStorageProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): S
     }
     for (const key of Object.keys(node)) {
       path.push(key);
-      if (!isStorableText(key)) return found('text');
+      if (!storableKeys.has(key)) {
+        if (!isStorableText(key)) return found('text');
+        storableKeys.add(key);
+      }
       const problem = visit((node as Record<string, unknown>)[key], depth + 1);
       if (problem) return problem;
       path.pop();
