@@ -9,9 +9,11 @@
  * sealed before this reads as it did. Either way the value read back is the one JSON would give: -0 reads as 0.
  *
  * Layout of a column track: 0x00, a format byte (1), the number of keys (one byte), each key as its UTF-8 length
- * (one byte) and bytes, the number of fixes (uint32), zero padding to a multiple of 8, then one column of float64 per
- * key (little-endian), each as long as the number of fixes.
+ * (one byte) and bytes, the number of fixes (uint32, little-endian), zero padding to a multiple of 8, then one
+ * column of float64 per key (little-endian), each as long as the number of fixes.
  */
+
+import { isPlainRecord } from '../../domain/shared/plain-record.ts';
 
 const COLUMNS = 0x00;
 const FORMAT = 1;
@@ -30,13 +32,6 @@ export function personalValue(bytes: Buffer): unknown {
   return JSON.parse(bytes.toString('utf8'));
 }
 
-/** Whether `value` is a plain object whose toJSON, if any, JSON.stringify would not call. */
-const isPlainRecord = (value: unknown): value is Record<string, unknown> => {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-};
-
 function trackInColumns(value: unknown): Uint8Array | null {
   if (!Array.isArray(value) || value.length === 0 || !isPlainRecord(value[0])) return null;
   const keys = Object.keys(value[0]);
@@ -45,10 +40,8 @@ function trackInColumns(value: unknown): Uint8Array | null {
   const keyBytes = keys.map((key) => Buffer.from(key, 'utf8'));
   if (keyBytes.some((b) => b.length > MAX_KEY_BYTES)) return null;
   const n = value.length;
-  const headerBytes = 3 + keyBytes.reduce((sum, b) => sum + 1 + b.length, 0) + 4;
-  const start = Math.ceil(headerBytes / 8) * 8;
+  const start = Math.ceil((3 + keyBytes.reduce((sum, b) => sum + 1 + b.length, 0) + 4) / 8) * 8;
   const bytes = Buffer.alloc(start + 8 * n * keys.length);
-  const columns = new Float64Array(bytes.buffer, bytes.byteOffset + start, n * keys.length);
   for (let i = 0; i < n; i++) {
     const fix = value[i];
     if (!isPlainRecord(fix)) return null;
@@ -59,11 +52,9 @@ function trackInColumns(value: unknown): Uint8Array | null {
       const x = fix[keys[k]!];
       if (typeof x !== 'number' || !Number.isFinite(x)) return null;
       // JSON has no -0: the value reads back as 0, as it would from JSON text.
-      columns[k * n + i] = x === 0 ? 0 : x;
+      bytes.writeDoubleLE(x === 0 ? 0 : x, start + 8 * (k * n + i));
     }
   }
-  // Float64Array writes the machine's order; the layout is little-endian (as every machine this runs on).
-  if (!LITTLE_ENDIAN) return null;
   let at = 0;
   bytes[at++] = COLUMNS;
   bytes[at++] = FORMAT;
@@ -78,7 +69,7 @@ function trackInColumns(value: unknown): Uint8Array | null {
 }
 
 function trackFromColumns(bytes: Buffer): unknown[] {
-  if (bytes[1] !== FORMAT || !LITTLE_ENDIAN) throw new Error('Unreadable personal value');
+  if (bytes[1] !== FORMAT) throw new Error('Unreadable personal value');
   let at = 2;
   const keyCount = bytes[at++]!;
   const keys: string[] = [];
@@ -90,15 +81,11 @@ function trackFromColumns(bytes: Buffer): unknown[] {
   const n = bytes.readUInt32LE(at);
   const start = Math.ceil((at + 4) / 8) * 8;
   if (bytes.length !== start + 8 * n * keyCount) throw new Error('Unreadable personal value');
-  // Copied out: the buffer a decompression hands back need not start on an 8-byte boundary.
-  const columns = new Float64Array(bytes.buffer.slice(bytes.byteOffset + start, bytes.byteOffset + bytes.length));
   const track = new Array<Record<string, number>>(n);
   for (let i = 0; i < n; i++) {
     const fix: Record<string, number> = {};
-    for (let k = 0; k < keyCount; k++) fix[keys[k]!] = columns[k * n + i]!;
+    for (let k = 0; k < keyCount; k++) fix[keys[k]!] = bytes.readDoubleLE(start + 8 * (k * n + i));
     track[i] = fix;
   }
   return track;
 }
-
-const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;

@@ -1,3 +1,4 @@
+import { isPlainRecord } from '../shared/plain-record.ts';
 import { RunEvent } from './events.ts';
 
 /*
@@ -16,8 +17,8 @@ const isOptionalNumber = (value: unknown) => value === undefined || value === nu
 
 /** Whether `fix` is certainly a GpsFix (a plain object whose fields hold what the schema allows). */
 function isStoredFix(fix: unknown): boolean {
-  if (typeof fix !== 'object' || fix === null || Object.getPrototypeOf(fix) !== Object.prototype) return false;
-  const f = fix as Record<string, unknown>;
+  if (!isPlainRecord(fix)) return false;
+  const f = fix;
   return (
     isNumber(f.latitude) &&
     isNumber(f.longitude) &&

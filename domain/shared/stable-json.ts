@@ -1,3 +1,5 @@
+import { isPlainRecord } from './plain-record.ts';
+
 /**
  * JSON with object keys in sorted order (undefined properties left out), so that `{ a, b }` and `{ b, a }` give the
  * same text: the fingerprint of a request for idempotency checks. Keys already recorded were fingerprinted with
@@ -40,8 +42,7 @@ function plainJsonKeys(value: unknown): string[] | null {
       for (const item of node) if (!plain(item, true)) return false;
       return true;
     }
-    const prototype = Object.getPrototypeOf(node);
-    if (prototype !== Object.prototype && prototype !== null) return false;
+    if (!isPlainRecord(node)) return false;
     for (const key of Object.keys(node)) {
       keys.add(key);
       if (!plain((node as Record<string, unknown>)[key], false)) return false;
