@@ -20,6 +20,16 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.nat(60) }) },
 );
 
+type WeighedOp = Op | { readonly kind: 'clear' };
+
+const weighedOp: fc.Arbitrary<WeighedOp> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), key: fc.nat(60), value: fc.nat(40) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('use' as const), key: fc.nat(60) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('get' as const), key: fc.nat(60) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.nat(60) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'clear' as const }) },
+);
+
 describe('BoundedMap', () => {
   it('keeps the most recently set or used keys, within its capacity, and reports what it drops', () => {
     fc.assert(
@@ -62,6 +72,73 @@ describe('BoundedMap', () => {
           expect(evicted.length === 0 || o.kind === 'set').toBe(true);
           expect(map.size).toBe(model.size);
           expect(map.size).toBeLessThanOrEqual(Math.max(capacity, 0));
+          for (const [key, value] of model) expect(map.get(key)).toBe(value);
+        }
+      }),
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 300) },
+    );
+  });
+
+  /*
+   * Weighed (`weigh`: each value is its own weight, 0–40): the same model, the bound on the total weight. After a
+   * `set` that went over the capacity, the oldest are dropped until the rest weigh at most the capacity less a
+   * sixteenth, never the key just set unless it alone weighs more than the capacity; `weight` is always the sum.
+   */
+  it('with weights, keeps the newest keys within the total weight and reports what it drops', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 120 }), fc.array(weighedOp, { maxLength: 300 }), (capacity, ops) => {
+        const evicted: [number, number][] = [];
+        const map = new BoundedMap<number, number>(
+          capacity,
+          (key, value) => evicted.push([key, value]),
+          (v) => v,
+        );
+        const model = new Map<number, number>(); // insertion order = recency, oldest first
+        const weightOf = () => [...model.values()].reduce((sum, v) => sum + v, 0);
+        for (const o of ops) {
+          evicted.length = 0;
+          if (o.kind === 'set') {
+            map.set(o.key, o.value);
+            if (capacity <= 0) continue;
+            model.delete(o.key);
+            model.set(o.key, o.value);
+            const expectedDropped: [number, number][] = [];
+            if (weightOf() > capacity) {
+              const keep = capacity - Math.floor(capacity / 16);
+              for (const [key, value] of model) {
+                if (weightOf() <= keep || model.size === 1) break;
+                expectedDropped.push([key, value]);
+                model.delete(key);
+              }
+              if (weightOf() > capacity) {
+                expectedDropped.push([o.key, o.value]);
+                model.delete(o.key);
+              }
+              // Down to the capacity less a sixteenth, or to the one key just set when it alone weighs more.
+              expect(weightOf() <= keep || (model.size === 1 && model.has(o.key))).toBe(true);
+            }
+            expect(evicted).toEqual(expectedDropped);
+            expect(map.get(o.key)).toBe(o.value > capacity ? undefined : o.value);
+          } else if (o.kind === 'use') {
+            const value = model.get(o.key);
+            expect(map.use(o.key)).toBe(value);
+            if (value !== undefined) {
+              model.delete(o.key);
+              model.set(o.key, value);
+            }
+          } else if (o.kind === 'get') {
+            expect(map.get(o.key)).toBe(model.get(o.key));
+          } else if (o.kind === 'clear') {
+            map.clear();
+            model.clear();
+          } else {
+            map.delete(o.key);
+            model.delete(o.key);
+          }
+          expect(evicted.length === 0 || o.kind === 'set').toBe(true);
+          expect(map.size).toBe(model.size);
+          expect(map.weight).toBe(weightOf());
+          expect(map.weight).toBeLessThanOrEqual(Math.max(capacity, 0));
           for (const [key, value] of model) expect(map.get(key)).toBe(value);
         }
       }),

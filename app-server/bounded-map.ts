@@ -5,6 +5,11 @@
  * The one bound of every in-memory cache of the server: verified tokens, live sessions, cached reads, stream states,
  * the read cache's record of invalidations.
  *
+ * With `weigh`, the capacity bounds the entries' total weight instead of their number (the read cache's answers,
+ * weighed in bytes: a count bound let 5,000 pages of cards hold a hundred megabytes or more, and every full collection
+ * of the heap marked them while all requests in flight waited). Each entry weighs `weigh(value)`, which must give the
+ * same number for the same value every time; an entry heavier than the whole capacity is not kept.
+ *
  * Past its capacity, it drops its oldest sixteenth at once (below a capacity of 16, only the oldest entry). V8
  * leaves a deleted Map entry in place until its table is rebuilt, and a new iterator starts at the table's first slot:
  * dropping the oldest entry one call at a time, each with a fresh `keys().next()`, walked every entry dropped before
@@ -17,12 +22,16 @@ export class BoundedMap<K, V> {
   /** How many entries are left after the oldest are dropped (at least 1 for a capacity of 1 or more). */
   readonly #keepWhenFull: number;
   readonly #onEvict: ((key: K, value: V) => void) | undefined;
+  readonly #weigh: (value: V) => number;
+  /** The entries' total weight (their number, without `weigh`). */
+  #weight = 0;
 
   /** `onEvict` hears of every entry the bound drops (not of `delete` or `clear`). */
-  constructor(capacity: number, onEvict?: (key: K, value: V) => void) {
+  constructor(capacity: number, onEvict?: (key: K, value: V) => void, weigh?: (value: V) => number) {
     this.#capacity = capacity;
     this.#keepWhenFull = capacity - Math.floor(capacity / 16);
     this.#onEvict = onEvict;
+    this.#weigh = weigh ?? (() => 1);
   }
 
   get(key: K): V | undefined {
@@ -41,30 +50,46 @@ export class BoundedMap<K, V> {
 
   set(key: K, value: V): void {
     if (this.#capacity <= 0) return;
-    this.#entries.delete(key);
+    this.delete(key);
     this.#entries.set(key, value);
-    if (this.#entries.size > this.#capacity) this.#dropOldest();
+    this.#weight += this.#weigh(value);
+    if (this.#weight > this.#capacity) this.#dropOldest();
   }
 
   delete(key: K): void {
+    const value = this.#entries.get(key);
+    if (value === undefined && !this.#entries.has(key)) return;
     this.#entries.delete(key);
+    this.#weight -= this.#weigh(value as V);
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#weight = 0;
   }
 
   get size(): number {
     return this.#entries.size;
   }
 
-  /** Drops the oldest entries down to #keepWhenFull, in one walk (the newest, just set, always stays). */
+  /** The entries' total weight: their number without `weigh`. */
+  get weight(): number {
+    return this.#weight;
+  }
+
+  /**
+   * Drops the oldest entries until the rest weigh at most #keepWhenFull, in one walk. The newest, just set, stays
+   * unless it alone weighs more than the capacity.
+   */
   #dropOldest(): void {
     const oldestFirst = this.#entries.entries();
-    while (this.#entries.size > this.#keepWhenFull) {
-      const [key, value] = oldestFirst.next().value as [K, V];
-      this.#entries.delete(key);
-      this.#onEvict?.(key, value);
-    }
+    while (this.#weight > this.#keepWhenFull && this.#entries.size > 1) this.#evict(oldestFirst.next().value as [K, V]);
+    if (this.#weight > this.#capacity) this.#evict(oldestFirst.next().value as [K, V]);
+  }
+
+  #evict([key, value]: [K, V]): void {
+    this.#entries.delete(key);
+    this.#weight -= this.#weigh(value);
+    this.#onEvict?.(key, value);
   }
 }

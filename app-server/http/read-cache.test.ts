@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.ts';
 import { ChangeHub } from '../realtime/change-hub.ts';
-import { ReadCache } from './read-cache.ts';
+import { entryBytes, ReadCache } from './read-cache.ts';
 
 /** A LISTEN whose notifications and barriers the test delivers by hand (the change hub follows it). */
 function fakeDatabase() {
@@ -28,11 +28,11 @@ function fakeDatabase() {
 }
 
 /** A cache whose barriers pass at once (the in-process case). */
-async function openCache(maxEntries = 100) {
+async function openCache(bounds: { maxBytes?: number; maxInvalidations?: number } = {}) {
   const fake = fakeDatabase();
   const hub = new ChangeHub();
   await hub.start(fake.database);
-  const cache = new ReadCache({ maxEntries });
+  const cache = new ReadCache({ maxBytes: 1_000_000, ...bounds });
   cache.start(hub);
   const passBarriers = () => {
     for (const barrier of fake.barriers.splice(0)) barrier.resolve();
@@ -88,16 +88,44 @@ describe('ReadCache', () => {
     expect(cache.stats).toMatchObject({ hits: 2, misses: 2 });
   });
 
-  it('keeps at most maxEntries, dropping the least recently used', async () => {
-    const { cache, read } = await openCache(3);
+  it('keeps at most maxBytes of entries, dropping the least recently used', async () => {
+    // Entries of one size: room for three and a half, so that dropping down to fifteen sixteenths leaves three.
+    const one = entryBytes('u\u0000r\u0000a', 'a')!;
+    const { cache, read } = await openCache({ maxBytes: Math.floor(3.5 * one) });
     for (const q of ['a', 'b', 'c']) await read('u', q, q);
+    expect(cache.stats).toMatchObject({ entries: 3, bytes: 3 * one });
     expect(await read('u', 'a', 'a2')).toBe('a'); // a is now the most recent
     await read('u', 'd', 'd');
     expect(cache.stats.entries).toBe(3);
     expect(await read('u', 'b', 'b2')).toBe('b2'); // b was the least recent: gone
     expect(await read('u', 'a', 'a3')).toBe('a');
     for (let i = 0; i < 1000; i++) await read(`user${i}`, 'q', 'v');
+    expect(cache.stats.bytes).toBeLessThanOrEqual(3.5 * one);
     expect(cache.stats.entries).toBe(3);
+  });
+
+  it('weighs an entry by its answer: a large page pushes out many small ones, one larger than the bound is not kept', async () => {
+    const small = entryBytes('u\u0000r\u0000s0', 'v')!;
+    const { cache, read } = await openCache({ maxBytes: 40 * small });
+    for (let i = 0; i < 30; i++) await read('u', `s${i}`, 'v');
+    expect(cache.stats.entries).toBe(30);
+    const page = 'x'.repeat(25 * small); // a page as large as 25 small answers and more
+    await read('u', 'page', page);
+    expect(await read('u', 'page', 'refilled')).toBe(page); // held
+    expect(cache.stats.bytes).toBeLessThanOrEqual(40 * small);
+    expect(cache.stats.entries).toBeLessThan(16); // the oldest small ones made room for it
+    expect(await read('u', 's0', 'again')).toBe('again'); // the oldest was dropped
+    const huge = 'y'.repeat(41 * small);
+    expect(await read('u', 'huge', huge)).toBe(huge);
+    expect(await read('u', 'huge', 'read again')).toBe('read again'); // never held: heavier than the whole bound
+    expect(cache.stats.bytes).toBeLessThanOrEqual(40 * small);
+  });
+
+  it('answers a value JSON cannot write without keeping it', async () => {
+    const { cache } = await openCache();
+    const key = { userId: 'u', read: 'r', query: 'q', topics: ['goals'] as const };
+    expect(await cache.read(key, async () => ({ value: 10n as unknown }))).toBe(10n);
+    expect(cache.stats).toMatchObject({ entries: 0, bytes: 0 });
   });
 
   it('does not keep a fill that an announcement overtook while it was reading', async () => {
@@ -122,7 +150,7 @@ describe('ReadCache', () => {
   });
 
   it('bounds what it remembers of announcements, staying exact', async () => {
-    const { fake, read } = await openCache(2);
+    const { fake, read } = await openCache({ maxInvalidations: 8 });
     await read('u', 'q', 'kept');
     for (let i = 0; i < 20; i++) fake.announce(`other${i}`, 'goals');
     // u's entry was filled before records were forgotten: they might have named u, so it is not served.

@@ -34,7 +34,7 @@ import type { RequestFreshness } from '../realtime/request-freshness.ts';
  * Authorization is not cached: the session check runs on every request before any of this.
  */
 export class ReadCache implements CacheReads {
-  /** Least recently used out first: a hit makes an entry the newest. */
+  /** Least recently used out first: a hit makes an entry the newest. Bounded by the entries' size (entryBytes). */
   readonly #entries: BoundedMap<string, Entry>;
   /** Tick of the last announcement per `user topic`; bounded, the oldest forgotten into `#floor`. */
   readonly #invalidated: BoundedMap<string, number>;
@@ -54,13 +54,21 @@ export class ReadCache implements CacheReads {
   /** The runtime's shared fresh read (its LISTEN round trip is the barrier), or none: then a barrier of its own. */
   readonly #freshness: RequestFreshness | null;
 
-  constructor(options: { maxEntries: number; freshness?: RequestFreshness | null }) {
+  /**
+   * `maxBytes`: what the entries may hold in all, as entryBytes counts it. `maxInvalidations`: the (user, topic) pairs
+   * whose last announcement is remembered (READ_CACHE_INVALIDATIONS).
+   */
+  constructor(options: { maxBytes: number; maxInvalidations?: number; freshness?: RequestFreshness | null }) {
     this.#freshness = options.freshness ?? null;
-    if (!Number.isInteger(options.maxEntries) || options.maxEntries < 1)
-      throw new Error('ReadCache: maxEntries must be a positive integer');
-    this.#entries = new BoundedMap(options.maxEntries);
+    const maxInvalidations = options.maxInvalidations ?? READ_CACHE_INVALIDATIONS;
+    for (const [name, bound] of [
+      ['maxBytes', options.maxBytes],
+      ['maxInvalidations', maxInvalidations],
+    ] as const)
+      if (!Number.isInteger(bound) || bound < 1) throw new Error(`ReadCache: ${name} must be a positive integer`);
+    this.#entries = new BoundedMap<string, Entry>(options.maxBytes, undefined, (entry) => entry.bytes);
     // Forgetting the oldest record raises the floor past it, so what it guarded stays stale.
-    this.#invalidated = new BoundedMap(options.maxEntries * 4, (_id, tick) => {
+    this.#invalidated = new BoundedMap(maxInvalidations, (_id, tick) => {
       this.#floor = Math.max(this.#floor, tick);
     });
   }
@@ -186,14 +194,17 @@ export class ReadCache implements CacheReads {
 
   /** Holds `value` as `key`'s entry, read after tick `filledAt`, unless an announcement since made it stale. */
   #keep<T>(key: ReadKey<T>, value: T, filledAt: number, validUntil: number | undefined): void {
-    const entry: Entry = {
+    const entry = {
       value,
       filledAt,
       validFrom: key.now ?? 0,
       validUntil: validUntil ?? Number.POSITIVE_INFINITY,
     };
-    if (this.#hub?.listening && this.#fresh(entry, key.userId, key.topics, usersOf(key, value)))
-      this.#entries.set(entryId(key), entry);
+    if (this.#hub?.listening && this.#fresh(entry, key.userId, key.topics, usersOf(key, value))) {
+      const id = entryId(key);
+      const bytes = entryBytes(id, value);
+      if (bytes !== null) this.#entries.set(id, { ...entry, bytes });
+    }
   }
 
   async #readPerUser<T>(
@@ -219,9 +230,11 @@ export class ReadCache implements CacheReads {
     const filledAt = this.#tick;
     const loaded = await load(missing);
     for (const userId of missing) {
-      const entry: Entry = { value: loaded.get(userId) ?? null, filledAt, validFrom: 0, validUntil: Infinity };
+      const entry = { value: loaded.get(userId) ?? null, filledAt, validFrom: 0, validUntil: Infinity };
       values.set(userId, entry.value as T | null);
-      if (this.#hub?.listening && this.#fresh(entry, userId, topics)) this.#entries.set(id(userId), entry);
+      const bytes =
+        this.#hub?.listening && this.#fresh(entry, userId, topics) ? entryBytes(id(userId), entry.value) : null;
+      if (bytes !== null) this.#entries.set(id(userId), { ...entry, bytes });
     }
     return values;
   }
@@ -244,9 +257,18 @@ export class ReadCache implements CacheReads {
     this.#invalidated.clear();
   }
 
-  /** Entries held and hits/misses so far (`read`'s; `perUserHits`: values `readPerUser` served), for tests and the bench. */
-  get stats(): { entries: number; hits: number; misses: number; perUserHits: number } {
-    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses, perUserHits: this.#perUserHits };
+  /**
+   * Entries held, their size (entryBytes) and hits/misses so far (`read`'s; `perUserHits`: values `readPerUser`
+   * served), for tests and the bench.
+   */
+  get stats(): { entries: number; bytes: number; hits: number; misses: number; perUserHits: number } {
+    return {
+      entries: this.#entries.size,
+      bytes: this.#entries.weight,
+      hits: this.#hits,
+      misses: this.#misses,
+      perUserHits: this.#perUserHits,
+    };
   }
 
   /** A LISTEN round trip that started after this call (shared with every caller waiting for the same one). */
@@ -255,14 +277,14 @@ export class ReadCache implements CacheReads {
   }
 
   /** Whether nothing `entry` depends on was announced since it was filled: `userId`'s and `users`' `topics`. */
-  #fresh(entry: Entry, userId: string, topics: readonly ChangeTopic[], users: readonly string[] = []): boolean {
+  #fresh(entry: Filled, userId: string, topics: readonly ChangeTopic[], users: readonly string[] = []): boolean {
     if (entry.filledAt < this.#floor) return false;
     if (!this.#untouched(entry, userId, topics)) return false;
     for (const other of users) if (!this.#untouched(entry, other, topics)) return false;
     return true;
   }
 
-  #untouched(entry: Entry, userId: string, topics: readonly ChangeTopic[]): boolean {
+  #untouched(entry: Filled, userId: string, topics: readonly ChangeTopic[]): boolean {
     for (const topic of topics) {
       const at = this.#invalidated.get(`${userId} ${topic}`);
       if (at !== undefined && at > entry.filledAt) return false;
@@ -304,8 +326,13 @@ function usersOf<T>(key: ReadKey<T>, value: T): readonly string[] | undefined {
   return typeof key.users === 'function' ? key.users(value) : key.users;
 }
 
+/** What a fill read, and when: enough to judge its freshness. */
+type Filled = Omit<Entry, 'bytes'>;
+
 interface Entry {
   readonly value: unknown;
+  /** What the entry counts against the cache's bound (entryBytes), fixed when it is filled. */
+  readonly bytes: number;
   /** `#tick` read before the rows were queried. */
   readonly filledAt: number;
   /** The caller's `now` when filled: a clock set back (tests' manual clocks) may choose other rows. */
@@ -315,11 +342,34 @@ interface Entry {
 }
 
 /**
- * Default bound. An entry is a goal's rows (≈1 KB), a page of 20 runs or cards with their reactions (≈10–20 KB): at
- * most about 100 MB if every entry were a full page, far less in the usual mix. A user whose entry was dropped is read
- * from the database again, so the bound costs hits, never exactness.
+ * Default bound on the entries' size, as entryBytes counts it. An entry is a goal's rows (≈1 KB), a page of 20 runs or
+ * cards with their reactions (≈10–20 KB), a display name (a few dozen bytes). It was 5,000 entries, whatever their
+ * size: up to a hundred megabytes of pages, which as objects on the heap weigh several times their JSON, and every
+ * full collection marked them while every request in flight waited (docs/PERFORMANCE.md). 32 MB holds the working
+ * set of a thousand active runners; a user whose entry was dropped is read from the database again, so the bound costs
+ * hits, never exactness.
  */
-export const READ_CACHE_ENTRIES = 5_000;
+export const READ_CACHE_BYTES = 32 * 2 ** 20;
+
+/** Default bound on the (user, topic) pairs whose last announcement is remembered; the oldest raise the floor. */
+export const READ_CACHE_INVALIDATIONS = 20_000;
+
+/**
+ * The size an entry counts against the bound: its value's JSON length (taken once, when it is filled, and only for
+ * a value the cache keeps) and its key, plus ENTRY_OVERHEAD_BYTES for the entry's record and the Map's slot, so that
+ * tens of thousands of tiny entries (display names) are bounded too. An estimate of the heap it holds, not a
+ * measure: what matters is that a page weighs ten times a goal. Null for a value JSON cannot write, which is not kept.
+ */
+export function entryBytes(id: string, value: unknown): number | null {
+  try {
+    return ENTRY_OVERHEAD_BYTES + id.length + (JSON.stringify(value)?.length ?? 0);
+  } catch {
+    // Not JSON (a cycle, a BigInt): no answer is, so none is cached rather than the read failing.
+    return null;
+  }
+}
+
+const ENTRY_OVERHEAD_BYTES = 200;
 
 /**
  * This instance's read cache, started, or null where it could not be exact: with a streaming replica the reads may
@@ -328,11 +378,11 @@ export const READ_CACHE_ENTRIES = 5_000;
 export function createReadCache(
   database: Database,
   hub: ChangeHub,
-  options: { maxEntries?: number; freshness?: RequestFreshness } = {},
+  options: { maxBytes?: number; freshness?: RequestFreshness } = {},
 ): ReadCache | null {
   if (database.readReplica) return null;
   const cache = new ReadCache({
-    maxEntries: options.maxEntries ?? READ_CACHE_ENTRIES,
+    maxBytes: options.maxBytes ?? READ_CACHE_BYTES,
     freshness: options.freshness ?? null,
   });
   cache.start(hub);
