@@ -22,16 +22,17 @@ export class BoundedMap<K, V> {
   /** How many entries are left after the oldest are dropped (at least 1 for a capacity of 1 or more). */
   readonly #keepWhenFull: number;
   readonly #onEvict: ((key: K, value: V) => void) | undefined;
-  readonly #weigh: (value: V) => number;
-  /** The entries' total weight (their number, without `weigh`). */
-  #weight = 0;
+  /** Null: every entry weighs 1, and the weight is the Map's size (no bookkeeping on the hot paths). */
+  readonly #weigh: ((value: V) => number) | null;
+  /** The entries' total weight, with `weigh`. */
+  #weighed = 0;
 
   /** `onEvict` hears of every entry the bound drops (not of `delete` or `clear`). */
   constructor(capacity: number, onEvict?: (key: K, value: V) => void, weigh?: (value: V) => number) {
     this.#capacity = capacity;
     this.#keepWhenFull = capacity - Math.floor(capacity / 16);
     this.#onEvict = onEvict;
-    this.#weigh = weigh ?? (() => 1);
+    this.#weigh = weigh ?? null;
   }
 
   get(key: K): V | undefined {
@@ -52,20 +53,22 @@ export class BoundedMap<K, V> {
     if (this.#capacity <= 0) return;
     this.delete(key);
     this.#entries.set(key, value);
-    this.#weight += this.#weigh(value);
-    if (this.#weight > this.#capacity) this.#dropOldest();
+    if (this.#weigh) this.#weighed += this.#weigh(value);
+    if (this.weight > this.#capacity) this.#dropOldest();
   }
 
   delete(key: K): void {
-    const value = this.#entries.get(key);
-    if (value === undefined && !this.#entries.has(key)) return;
+    if (this.#weigh) {
+      const value = this.#entries.get(key);
+      if (value === undefined && !this.#entries.has(key)) return;
+      this.#weighed -= this.#weigh(value as V);
+    }
     this.#entries.delete(key);
-    this.#weight -= this.#weigh(value as V);
   }
 
   clear(): void {
     this.#entries.clear();
-    this.#weight = 0;
+    this.#weighed = 0;
   }
 
   get size(): number {
@@ -74,7 +77,7 @@ export class BoundedMap<K, V> {
 
   /** The entries' total weight: their number without `weigh`. */
   get weight(): number {
-    return this.#weight;
+    return this.#weigh ? this.#weighed : this.#entries.size;
   }
 
   /**
@@ -83,13 +86,13 @@ export class BoundedMap<K, V> {
    */
   #dropOldest(): void {
     const oldestFirst = this.#entries.entries();
-    while (this.#weight > this.#keepWhenFull && this.#entries.size > 1) this.#evict(oldestFirst.next().value as [K, V]);
-    if (this.#weight > this.#capacity) this.#evict(oldestFirst.next().value as [K, V]);
+    while (this.weight > this.#keepWhenFull && this.#entries.size > 1) this.#evict(oldestFirst.next().value as [K, V]);
+    if (this.weight > this.#capacity) this.#evict(oldestFirst.next().value as [K, V]);
   }
 
   #evict([key, value]: [K, V]): void {
     this.#entries.delete(key);
-    this.#weight -= this.#weigh(value);
+    if (this.#weigh) this.#weighed -= this.#weigh(value);
     this.#onEvict?.(key, value);
   }
 }
