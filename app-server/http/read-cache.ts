@@ -200,11 +200,17 @@ export class ReadCache implements CacheReads {
       validFrom: key.now ?? 0,
       validUntil: validUntil ?? Number.POSITIVE_INFINITY,
     };
-    if (this.#hub?.listening && this.#fresh(entry, key.userId, key.topics, usersOf(key, value))) {
-      const id = entryId(key);
-      const bytes = entryBytes(id, value);
-      if (bytes !== null) this.#entries.set(id, { ...entry, bytes });
-    }
+    this.#hold(entryId(key), entry, key.userId, key.topics, usersOf(key, value));
+  }
+
+  /**
+   * Holds `filled` as the entry `id`, weighed (entryBytes), while this instance is listening and nothing it depends on
+   * was announced since it was filled.
+   */
+  #hold(id: string, filled: Filled, userId: string, topics: readonly ChangeTopic[], users?: readonly string[]): void {
+    if (!this.#hub?.listening || !this.#fresh(filled, userId, topics, users)) return;
+    const bytes = entryBytes(id, filled.value);
+    if (bytes !== null) this.#entries.set(id, { ...filled, bytes });
   }
 
   async #readPerUser<T>(
@@ -232,9 +238,7 @@ export class ReadCache implements CacheReads {
     for (const userId of missing) {
       const entry = { value: loaded.get(userId) ?? null, filledAt, validFrom: 0, validUntil: Infinity };
       values.set(userId, entry.value as T | null);
-      const bytes =
-        this.#hub?.listening && this.#fresh(entry, userId, topics) ? entryBytes(id(userId), entry.value) : null;
-      if (bytes !== null) this.#entries.set(id(userId), { ...entry, bytes });
+      this.#hold(id(userId), entry, userId, topics);
     }
     return values;
   }
